@@ -1,0 +1,205 @@
+package introspect_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/clarify-sql/clarify/internal/engine"
+	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/source"
+)
+
+// question is one plain question to a drafted model and what must happen:
+// an answer equal to gold (compared as the evaluation harness does: the
+// same number of rows, and each gold column equal as a multiset to some
+// answer column), or a clarification of kind ask.
+type question struct {
+	q    string
+	gold string
+	ask  string
+}
+
+// TestDraftAnswersPlainQuestions runs plain questions through the real
+// pipeline against the test schemas with their drafted models, unedited.
+func TestDraftAnswersPlainQuestions(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2024, 12, 31, 12, 0, 0, 0, time.UTC)
+	cases := map[string][]question{
+		"library": {
+			{q: "list books", gold: "SELECT book_id FROM books"},
+			{q: "how many books are there?", gold: "SELECT COUNT(*) FROM books"},
+			{q: "how many members", gold: "SELECT COUNT(*) FROM members"},
+			{q: "fantasy books", gold: "SELECT book_id FROM books WHERE genre = 'Fantasy'"},
+			{q: "books in Science Fiction", gold: "SELECT book_id FROM books WHERE genre = 'Science Fiction'"},
+			{q: "number of books per genre", gold: "SELECT genre, COUNT(*) FROM books GROUP BY genre"},
+			{q: "books per author", gold: "SELECT author_id, COUNT(*) FROM books GROUP BY author_id"},
+			{q: "top 5 books by pages", gold: "SELECT book_id FROM books ORDER BY pages DESC, book_id LIMIT 5"},
+			{q: "average price of books", gold: "SELECT AVG(price) FROM books"},
+			{q: "books by Terry Pratchett", gold: "SELECT book_id FROM books WHERE author_id = 2"},
+			{q: "authors from the United Kingdom", gold: "SELECT author_id FROM authors WHERE country = 'United Kingdom'"},
+			{q: "members in Springfield", gold: "SELECT member_id FROM members WHERE city = 'Springfield'"},
+			{q: "active members", gold: "SELECT member_id FROM members WHERE active = 1"},
+			{q: "how many loans in 2024", gold: "SELECT COUNT(*) FROM loans WHERE loan_date >= '2024-01-01' AND loan_date < '2025-01-01'"},
+			{q: "loans per member", gold: "SELECT member_id, COUNT(*) FROM loans GROUP BY member_id"},
+			{q: "average rating of reviews", gold: "SELECT AVG(rating) FROM reviews"},
+			{q: "books with more than 500 pages", gold: "SELECT book_id FROM books WHERE pages > 500"},
+			{q: "how many authors per country", gold: "SELECT country, COUNT(*) FROM authors GROUP BY country"},
+			{q: "reviews per book", gold: "SELECT book_id, COUNT(*) FROM reviews GROUP BY book_id"},
+			{q: "members who joined in 2021", gold: "SELECT member_id FROM members WHERE joined_on LIKE '2021%'"},
+			{q: "total late fee", gold: "SELECT SUM(late_fee) FROM loans"},
+			{q: "books with a price under 15", gold: "SELECT book_id FROM books WHERE price < 15"},
+			{q: "top authors", ask: "ranking_metric"},
+			{q: "loans by date", ask: "column_ambiguity"},
+		},
+		"hr": {
+			{q: "list employees", gold: "SELECT employee_id FROM employees"},
+			{q: "how many employees", gold: "SELECT COUNT(*) FROM employees"},
+			{q: "employees per department", gold: "SELECT department_id, COUNT(*) FROM employees GROUP BY department_id"},
+			{q: "employees in Engineering", gold: "SELECT employee_id FROM employees WHERE department_id = 1"},
+			{q: "average salary of employees by department", gold: "SELECT department_id, AVG(salary) FROM employees GROUP BY department_id"},
+			{q: "top 5 employees by salary", gold: "SELECT employee_id FROM employees ORDER BY salary DESC, employee_id LIMIT 5"},
+			{q: "employees hired in 2022", gold: "SELECT employee_id FROM employees WHERE hire_date >= '2022-01-01' AND hire_date < '2023-01-01'"},
+			{q: "how many managers", gold: "SELECT COUNT(*) FROM employees WHERE is_manager = 1"},
+			{q: "employees per job title", gold: "SELECT job_title, COUNT(*) FROM employees GROUP BY job_title"},
+			{q: "departments in London", gold: "SELECT department_id FROM departments WHERE location = 'London'"},
+			{q: "average salary of employees per job title", gold: "SELECT job_title, AVG(salary) FROM employees GROUP BY job_title"},
+			{q: "departments with a budget over 400000", gold: "SELECT department_id FROM departments WHERE budget > 400000"},
+			{q: "Software Engineers", gold: "SELECT employee_id FROM employees WHERE job_title = 'Software Engineer'"},
+			{q: "employees by date", gold: "SELECT substr(hire_date, 1, 7), COUNT(*) FROM employees GROUP BY 1"},
+		},
+	}
+	for _, schema := range schemas {
+		path := sqliteFile(t, schema)
+		_, m := draft(t, inspect(t, openSQLite(t, path), model.SQLite), schema)
+		src, err := source.Open(context.Background(), schema, "sqlite:"+path, m, source.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { src.Close() })
+		eng := engine.New(src, engine.Options{Now: func() time.Time { return now }})
+		gold := openSQLite(t, path)
+		for _, tc := range cases[schema] {
+			t.Run(schema+"/"+tc.q, func(t *testing.T) {
+				out, err := eng.Turn(context.Background(), engine.Request{Question: tc.q, Interactive: true})
+				if err != nil {
+					t.Fatalf("turn: %v", err)
+				}
+				if tc.ask != "" {
+					if out.Status != engine.StatusNeedsQuestion || out.Clarification.Kind != tc.ask {
+						t.Fatalf("want a %s clarification, got %s", tc.ask, describe(out))
+					}
+					return
+				}
+				if out.Status != engine.StatusAnswered {
+					t.Fatalf("want an answer, got %s", describe(out))
+				}
+				if msg := sameResult(t, gold, tc.gold, out.Answer.Rows); msg != "" {
+					t.Errorf("%s\nSQL: %s %v", msg, out.Answer.SQL, out.Answer.Params)
+				}
+			})
+		}
+	}
+}
+
+func describe(out *engine.Outcome) string {
+	if out.Clarification != nil {
+		var opts []string
+		for _, o := range out.Clarification.Options {
+			opts = append(opts, o.Label)
+		}
+		return fmt.Sprintf("%s %s %q %q", out.Status, out.Clarification.Kind, out.Clarification.Question, opts)
+	}
+	if out.Answer != nil {
+		return fmt.Sprintf("%s: %s", out.Status, out.Answer.SQL)
+	}
+	return out.Status
+}
+
+// sameResult compares an answer with the rows of a gold query: equal row
+// counts, and every gold column equal as a multiset to some answer column.
+func sameResult(t *testing.T, db *sql.DB, gold string, got [][]any) string {
+	t.Helper()
+	rows, err := db.Query(gold)
+	if err != nil {
+		t.Fatalf("gold %s: %v", gold, err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var want [][]any
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, vals)
+	}
+	if len(want) != len(got) {
+		return fmt.Sprintf("%d rows, want %d", len(got), len(want))
+	}
+	for c := range cols {
+		wc := column(want, c)
+		found := false
+		for a := 0; len(got) > 0 && a < len(got[0]); a++ {
+			if equalMultiset(wc, column(got, a)) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return fmt.Sprintf("no answer column equals gold column %s %v; answer rows %v", cols[c], wc, got)
+		}
+	}
+	return ""
+}
+
+func column(rows [][]any, i int) []string {
+	out := make([]string, len(rows))
+	for r, row := range rows {
+		out[r] = norm(row[i])
+	}
+	sort.Strings(out)
+	return out
+}
+
+func norm(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "NULL"
+	case []byte:
+		return norm(string(x))
+	case string:
+		if f, err := strconv.ParseFloat(x, 64); err == nil {
+			return norm(f)
+		}
+		return x
+	case int64:
+		return norm(float64(x))
+	case int:
+		return norm(float64(x))
+	case float64:
+		return strconv.FormatFloat(math.Round(x*1e6)/1e6, 'g', -1, 64)
+	}
+	return fmt.Sprint(v)
+}
+
+func equalMultiset(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

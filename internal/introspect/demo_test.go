@@ -1,0 +1,146 @@
+package introspect_test
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/clarify-sql/clarify/internal/demo"
+	"github.com/clarify-sql/clarify/internal/model"
+)
+
+// TestDraftDemos drafts the four demo databases, as an evaluation suite
+// pointed at a demo file without its model would, and checks that the
+// drafts load and get the shape of the hand-written models right.
+func TestDraftDemos(t *testing.T) {
+	t.Parallel()
+	type check struct {
+		entity, column, field, want string
+	}
+	checks := map[string][]check{
+		"clinic": {
+			{"patients", "", "time_column", "created_at"},
+			{"patients", "gender", "role", "dimension"},
+			{"patients", "date_of_birth", "role", "time"},
+			{"wounds", "", "time_column", "created_date"},
+			{"wounds", "infected", "role", "flag"},
+			{"wounds", "wound_type", "role", "dimension"},
+			{"wounds", "area_cm2", "aggregate", "avg"},
+			{"wounds", "area_cm2", "unit", "cm²"},
+			{"wounds", "patient_id", "references", "patients.id"},
+			{"assessments", "", "time_column", "assessed_on"},
+		},
+		"labs": {
+			{"patients", "", "display", "full_name"},
+			{"patients", "gender", "role", "dimension"},
+			{"lab_results", "analyte", "role", "dimension"},
+			{"lab_results", "", "time_column", "test_date"},
+		},
+		"trades": {
+			{"symbols", "symbol", "role", "name"},
+			{"daily_bars", "", "key", "trade_date"},
+			{"daily_bars", "", "time_column", "trade_date"},
+			{"daily_bars", "high_price", "aggregate", "max"},
+			{"trades", "", "time_column", "traded_at"},
+			{"trades", "traded_at", "type", "timestamp"},
+			{"trades", "side", "role", "dimension"},
+		},
+		"retail": {
+			{"sales_customers", "", "label", "customer"},
+			{"sales_customers", "", "area", "Sales"},
+			{"sales_customers", "", "time_column", "account_opened"},
+			{"sales_customers", "customer_category", "role", "dimension"},
+			{"application_people", "", "label", "person"},
+			{"application_people", "", "plural", "people"},
+			{"application_people", "is_salesperson", "role", "flag"},
+			{"sales_orders", "", "time_column", "order_date"},
+			{"sales_order_lines", "", "time_column", "sales_orders.order_date"},
+			{"purchasing_purchase_order_lines", "", "time_column", "purchasing_purchase_orders.order_date"},
+			{"warehouse_stock_items", "", "display", "stock_item_name"},
+			// REFERENCES application_cities names no column: the primary key
+			{"sales_customers", "city_id", "references", "application_cities.city_id"},
+			{"warehouse_stock_item_holdings", "stock_item_id", "references", "warehouse_stock_items.stock_item_id"},
+		},
+	}
+	opt := demo.Options{AsOf: time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)}
+	for _, name := range demo.Names() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(t.TempDir(), name+".db")
+			if err := demo.WriteSQLite(context.Background(), name, path, opt); err != nil {
+				t.Fatal(err)
+			}
+			s := inspect(t, openSQLite(t, path), model.SQLite)
+			if s.Table("clarify_meta") != nil {
+				t.Error("clarify_meta was inspected")
+			}
+			_, m := draft(t, s, name)
+			if name == "retail" {
+				var areas []string
+				for _, a := range m.Areas {
+					areas = append(areas, a.Name)
+				}
+				if want := []string{"Application", "Purchasing", "Sales", "Warehouse"}; !slices.Equal(areas, want) {
+					t.Errorf("areas = %q, want %q", areas, want)
+				}
+			} else if len(m.Areas) > 0 {
+				t.Errorf("areas %v in a schema without shared prefixes", m.Areas)
+			}
+			for _, c := range checks[name] {
+				e := m.Entity(c.entity)
+				if e == nil {
+					t.Errorf("no entity %s", c.entity)
+					continue
+				}
+				got := entityField(e, c.field)
+				if c.column != "" {
+					col := e.Column(c.column)
+					if col == nil {
+						t.Errorf("no column %s.%s", c.entity, c.column)
+						continue
+					}
+					got = columnField(col, c.field)
+				}
+				if got != c.want {
+					t.Errorf("%s.%s %s = %q, want %q", c.entity, c.column, c.field, got, c.want)
+				}
+			}
+		})
+	}
+}
+
+func entityField(e *model.Entity, f string) string {
+	switch f {
+	case "key":
+		return e.Key
+	case "display":
+		return e.Display
+	case "label":
+		return e.Label
+	case "plural":
+		return e.Plural
+	case "area":
+		return e.Area
+	case "time_column":
+		return e.TimeColumn
+	}
+	return "?" + f
+}
+
+func columnField(c *model.Column, f string) string {
+	switch f {
+	case "role":
+		return c.Role
+	case "type":
+		return c.Type
+	case "aggregate":
+		return c.Aggregate
+	case "unit":
+		return c.Unit
+	case "references":
+		return c.References
+	}
+	return "?" + f
+}

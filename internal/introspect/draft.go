@@ -1,0 +1,418 @@
+package introspect
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/clarify-sql/clarify/internal/model"
+)
+
+// Draft turns a schema into the YAML of a semantic model for the source
+// called name: one entity per table that has a key, with roles, types,
+// labels, synonyms, references, display and time columns, and schema areas
+// when table names share prefixes (the rules are in the package comment).
+// The YAML starts with a comment saying it was drafted and what to review.
+// It is checked with model.Parse before it is returned.
+func Draft(s *Schema, name string) ([]byte, error) {
+	if s == nil {
+		return nil, fmt.Errorf("draft model %s: no schema", name)
+	}
+	if strings.TrimSpace(name) == "" {
+		return nil, fmt.Errorf("draft model: empty source name")
+	}
+	d := newDrafter(s)
+	if len(d.ents) == 0 {
+		return nil, fmt.Errorf("draft model %s: no table has a key column (%d tables read)", name, len(s.Tables))
+	}
+	out := d.emit(name)
+	if _, err := model.Parse(name+".yaml", out); err != nil {
+		return nil, fmt.Errorf("draft model %s: the draft does not load: %w", name, err)
+	}
+	return out, nil
+}
+
+// entity is the draft of one table.
+type entity struct {
+	t     *Table
+	name  string
+	words []string // the table name's words
+	base  []string // the words after the area prefix
+	area  string
+
+	label, plural string
+	synonyms      []string
+	key           string
+	keyPK         bool // key is the table's single-column primary key
+	display       string
+	timeColumn    string
+	listColumns   []string
+	cols          []*column
+	byName        map[string]*column
+}
+
+// column is the draft of one column.
+type column struct {
+	c          *Column
+	words      []string
+	kind       Kind // the effective type family (samples decide for KindUnknown)
+	role, typ  string
+	label      string
+	synonyms   []string
+	references string
+	aggregate  string
+	unit       string
+	unitWords  []string
+	values     bool // values: {source: database}
+}
+
+// skipped is a table left out of the model, and why.
+type skipped struct{ table, why string }
+
+// drafter builds the draft of one schema.
+type drafter struct {
+	s       *Schema
+	ents    []*entity
+	byTable map[string]*entity
+	skipped []skipped
+	// notes are review points specific to this database.
+	notes []string
+	areas []string
+	// entityWords holds every phrase (normalized) that names an entity, so
+	// that no column synonym shadows one.
+	entityWords map[string]bool
+}
+
+func newDrafter(s *Schema) *drafter {
+	d := &drafter{s: s, byTable: map[string]*entity{}, entityWords: map[string]bool{}}
+	for _, name := range sortedKeys(s.Unreadable) {
+		d.skip(name, "its rows could not be read ("+s.Unreadable[name]+")")
+	}
+	prefixes, areas := prefixes(s.Tables)
+	for _, t := range orderTables(s.Tables) {
+		if !utf8.ValidString(t.Name) {
+			d.skip(strconv.Quote(t.Name), "its name is not valid UTF-8")
+			continue
+		}
+		if strings.Contains(t.Name, ".") {
+			d.skip(t.Name, "its name contains a dot, which the model's entity.column references cannot express")
+			continue
+		}
+		key, keyPK, note, ok := chooseKey(t)
+		if !ok {
+			d.skip(t.Name, note)
+			continue
+		}
+		if !utf8.ValidString(key) {
+			d.skip(t.Name, "its key column's name is not valid UTF-8")
+			continue
+		}
+		if note != "" {
+			d.note(t.Name + ": " + note)
+		}
+		e := &entity{t: t, name: t.Name, words: splitName(t.Name), key: key, keyPK: keyPK, byName: map[string]*column{}}
+		if len(e.words) == 0 { // a name of punctuation only
+			e.words = []string{strings.ToLower(t.Name)}
+		}
+		e.base = e.words
+		if p := prefixes[t.Name]; p != "" {
+			e.base = e.words[1:]
+			if areas {
+				e.area = titleWord(p)
+			}
+		}
+		d.ents = append(d.ents, e)
+		d.byTable[t.Name] = e
+	}
+	if areas {
+		seen := map[string]bool{}
+		for _, e := range d.ents {
+			if e.area != "" && !seen[e.area] {
+				seen[e.area] = true
+				d.areas = append(d.areas, e.area)
+			}
+		}
+	}
+	d.labels()
+	for _, e := range d.ents {
+		d.columns(e)
+	}
+	d.references()
+	for _, e := range d.ents {
+		d.display(e)
+		d.roles(e)
+	}
+	d.entitySynonyms()
+	for _, e := range d.ents {
+		for _, c := range e.cols {
+			c.synonyms = d.columnSynonyms(e, c)
+		}
+		e.timeColumn = ownTimeColumn(e)
+	}
+	for _, e := range d.ents {
+		if e.timeColumn == "" {
+			e.timeColumn = d.inheritedTimeColumn(e)
+		}
+		e.listColumns = listColumns(e)
+	}
+	return d
+}
+
+func (d *drafter) skip(table, why string) { d.skipped = append(d.skipped, skipped{table, why}) }
+
+func (d *drafter) note(s string) { d.notes = append(d.notes, s) }
+
+// orderTables puts referenced tables before the tables that reference
+// them where it can (ties and cycles in name order), so the model reads
+// from the general to the particular.
+func orderTables(tables []*Table) []*Table {
+	byName := map[string]*Table{}
+	for _, t := range tables {
+		byName[t.Name] = t
+	}
+	sorted := append([]*Table{}, tables...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
+	done := map[string]bool{}
+	var out []*Table
+	for len(out) < len(sorted) {
+		progressed := false
+		for _, t := range sorted {
+			if done[t.Name] {
+				continue
+			}
+			ready := true
+			for _, fk := range t.ForeignKeys {
+				if fk.RefTable != t.Name && byName[fk.RefTable] != nil && !done[fk.RefTable] {
+					ready = false
+					break
+				}
+			}
+			if ready {
+				done[t.Name] = true
+				out = append(out, t)
+				progressed = true
+				break // restart so the alphabetically first ready table comes next
+			}
+		}
+		if !progressed { // a cycle: take the first remaining table
+			for _, t := range sorted {
+				if !done[t.Name] {
+					done[t.Name] = true
+					out = append(out, t)
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// prefixes finds schema-area prefixes: the first word of table names such
+// as sales_customers. A word is a prefix when at least two tables start
+// with it; prefixes are used when they cover at least 60% of the tables
+// (or a single prefix covers all of them, like wp_). It returns the prefix
+// of each prefixed table and whether the prefixes make areas (two or more).
+func prefixes(tables []*Table) (map[string]string, bool) {
+	count := map[string]int{}
+	for _, t := range tables {
+		if w := splitName(t.Name); len(w) >= 2 {
+			count[w[0]]++
+		}
+	}
+	out := map[string]string{}
+	distinct := map[string]bool{}
+	for _, t := range tables {
+		if w := splitName(t.Name); len(w) >= 2 && count[w[0]] >= 2 {
+			out[t.Name] = w[0]
+			distinct[w[0]] = true
+		}
+	}
+	switch {
+	case len(tables) == 0 || len(out) == 0:
+		return nil, false
+	case len(distinct) == 1 && len(out) == len(tables) && len(tables) >= 2:
+		return out, false
+	case len(distinct) >= 2 && len(out)*5 >= len(tables)*3:
+		return out, true
+	}
+	return nil, false
+}
+
+// chooseKey picks an entity's key: the single-column primary key; for a
+// composite key its first column that is not a foreign key (so no false
+// one-to-one join appears), else its first column; without a primary key a
+// unique NOT NULL column; failing that an id-named column whose values are
+// all distinct and present. ok is false when there is none: the model must
+// name a real column, and SQLite's rowid is not one.
+func chooseKey(t *Table) (key string, pk bool, note string, ok bool) {
+	switch {
+	case len(t.PrimaryKey) == 1:
+		return t.PrimaryKey[0], true, "", true
+	case len(t.PrimaryKey) > 1:
+		key = t.PrimaryKey[0]
+		for _, k := range t.PrimaryKey {
+			if !inForeignKey(t, k) {
+				key = k
+				break
+			}
+		}
+		return key, false, fmt.Sprintf("composite primary key (%s); the model's key is %s, which alone may repeat",
+			strings.Join(t.PrimaryKey, ", "), key), true
+	}
+	for _, u := range t.Unique {
+		if c := t.Column(u); c != nil && !c.Nullable {
+			return u, false, fmt.Sprintf("no primary key; the key is %s, a unique NOT NULL column", u), true
+		}
+	}
+	for _, c := range t.Columns {
+		w := splitName(c.Name)
+		idNamed := len(w) > 0 && w[len(w)-1] == "id" && (len(w) == 1 || strings.Join(w[:len(w)-1], " ") == singularPhrase(splitName(t.Name)))
+		if idNamed && t.Rows > 0 && !t.RowsEstimated && t.Rows <= SampleRows && c.Distinct == t.Rows {
+			return c.Name, false, fmt.Sprintf("no primary key or unique constraint; the key is %s because its values are distinct today: declare it as the primary key", c.Name), true
+		}
+	}
+	return "", false, "no primary key and no unique NOT NULL column, so no key column to name (SQLite's rowid is not a column the model can use); add a primary key and draft again", false
+}
+
+func inForeignKey(t *Table, col string) bool {
+	for _, fk := range t.ForeignKeys {
+		if contains(fk.Columns, col) {
+			return true
+		}
+	}
+	return false
+}
+
+// labels sets each entity's label and plural from its table name without
+// the area prefix (sales_customers → customer, customers). When two
+// entities would get the same label, both keep their whole names.
+func (d *drafter) labels() {
+	byLabel := map[string][]*entity{}
+	for _, e := range d.ents {
+		e.label = singularPhrase(e.base)
+		byLabel[e.label] = append(byLabel[e.label], e)
+	}
+	for _, es := range byLabel {
+		if len(es) < 2 {
+			continue
+		}
+		for _, e := range es {
+			e.base = e.words
+			e.label = singularPhrase(e.words)
+		}
+	}
+	for _, e := range d.ents {
+		if e.label == "" {
+			e.label = strings.ToLower(e.name)
+		}
+		e.plural = pluralPhrase(e.label)
+		if last := e.words[len(e.words)-1]; singular(last) != last && len(e.base) > 0 && e.base[len(e.base)-1] == last {
+			// the table name is already plural: keep its own spelling
+			e.plural = strings.Join(e.base, " ")
+		}
+	}
+}
+
+// columns creates the column drafts; columns of a type no question can
+// use (binary, JSON, arrays, intervals…) are left out.
+func (d *drafter) columns(e *entity) {
+	var left []string
+	for _, c := range e.t.Columns {
+		k := effectiveKind(c)
+		if !utf8.ValidString(c.Name) {
+			left = append(left, strconv.Quote(c.Name)+" (its name is not valid UTF-8)")
+			continue
+		}
+		if k == KindOther && c.Name != e.key {
+			left = append(left, c.Name+" ("+c.DeclaredType+", a type questions cannot use)")
+			continue
+		}
+		col := &column{c: c, words: splitName(c.Name), kind: k}
+		if len(col.words) == 0 {
+			col.words = []string{strings.ToLower(c.Name)}
+		}
+		e.cols = append(e.cols, col)
+		e.byName[c.Name] = col
+	}
+	if len(left) > 0 {
+		d.note(fmt.Sprintf("%s: left out %s", e.name, strings.Join(left, ", ")))
+	}
+}
+
+// references links foreign-key columns to the entities they reference:
+// declared single-column foreign keys first, then columns named like
+// another table's key (author_id → authors.author_id) when none is declared.
+func (d *drafter) references() {
+	for _, e := range d.ents {
+		for _, fk := range e.t.ForeignKeys {
+			c := e.byName[fk.Columns[0]]
+			if c == nil || c.references != "" {
+				continue
+			}
+			if len(fk.Columns) != 1 {
+				d.note(fmt.Sprintf("%s: the composite foreign key (%s) → %s is not a join path (the model joins on one column)",
+					e.name, strings.Join(fk.Columns, ", "), fk.RefTable))
+				continue
+			}
+			to := d.byTable[fk.RefTable]
+			if to == nil || to.byName[fk.RefColumns[0]] == nil {
+				continue // the referenced table was skipped
+			}
+			c.references = to.name + "." + fk.RefColumns[0]
+		}
+	}
+	for _, e := range d.ents {
+		for _, c := range e.cols {
+			if c.references != "" || c.c.Name == e.key && e.keyPK {
+				continue
+			}
+			if to := d.inferReference(e, c); to != nil {
+				c.references = to.name + "." + to.key
+				d.note(fmt.Sprintf("%s.%s: references %s.%s by its name (no foreign key is declared)", e.name, c.c.Name, to.name, to.key))
+			}
+		}
+	}
+}
+
+// inferReference finds the entity a column named <thing>_id refers to: the
+// entity whose label (or table name) is thing, or its last words
+// (salesperson_person_id → person), with a key of the same type family.
+func (d *drafter) inferReference(e *entity, c *column) *entity {
+	w := c.words
+	if len(w) < 2 || w[len(w)-1] != "id" {
+		return nil
+	}
+	stem := w[:len(w)-1]
+	for i := 0; i < len(stem); i++ {
+		want := singularPhrase(stem[i:])
+		for _, to := range d.ents {
+			if !to.keyPK || (to == e && c.c.Name == e.key) {
+				continue
+			}
+			if to.label != want && singularPhrase(to.words) != want {
+				continue
+			}
+			k := to.byName[to.key]
+			if k != nil && sameFamily(k.kind, c.kind) {
+				return to
+			}
+		}
+	}
+	return nil
+}
+
+func sameFamily(a, b Kind) bool {
+	num := func(k Kind) bool { return k == KindInteger || k == KindNumeric }
+	return a == b || num(a) && num(b)
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,170 @@
+package introspect_test
+
+import (
+	"context"
+	"database/sql"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-sql-driver/mysql"
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver
+	_ "modernc.org/sqlite"             // the "sqlite" driver
+
+	"github.com/clarify-sql/clarify/internal/introspect"
+	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/testdb"
+)
+
+// schemas are the test databases in testdata/NAME.sql.
+var schemas = []string{"library", "hr"}
+
+// statements splits a testdata SQL file into statements (no statement in
+// these files contains a semicolon at the end of a line).
+func statements(t *testing.T, file string) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(l), "--") {
+			lines = append(lines, l)
+		}
+	}
+	var out []string
+	for _, s := range strings.Split(strings.Join(lines, "\n"), ";\n") {
+		if s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), ";")); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func load(t *testing.T, db *sql.DB, schema string) {
+	t.Helper()
+	for _, s := range statements(t, schema+".sql") {
+		if _, err := db.ExecContext(context.Background(), s); err != nil {
+			t.Fatalf("load %s: %v\n%s", schema, err, s)
+		}
+	}
+}
+
+// sqliteFile creates a SQLite database file holding schema.
+func sqliteFile(t *testing.T, schema string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), schema+".db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	load(t, db, schema)
+	return path
+}
+
+func openSQLite(t *testing.T, path string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// postgresDB loads schema into a fresh PostgreSQL schema, dropped at the
+// end of the test, and returns a pool whose search_path is that schema.
+func postgresDB(t *testing.T, schema string) *sql.DB {
+	t.Helper()
+	dsn := testdb.Postgres(t)
+	ctx := context.Background()
+	admin, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { admin.Close() })
+	name := testdb.Name("introspect_" + schema)
+	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if _, err := admin.ExecContext(context.Background(), "DROP SCHEMA "+name+" CASCADE"); err != nil {
+			t.Errorf("drop schema %s: %v", name, err)
+		}
+	})
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", name)
+	u.RawQuery = q.Encode()
+	db, err := sql.Open("pgx", u.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	load(t, db, schema)
+	return db
+}
+
+// mysqlDB loads schema into a fresh MySQL/MariaDB database, dropped at the
+// end of the test, and returns a pool connected to it.
+func mysqlDB(t *testing.T, schema string) *sql.DB {
+	t.Helper()
+	cfg, err := mysql.ParseDSN(testdb.MySQL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	admin, err := sql.Open("mysql", cfg.FormatDSN())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { admin.Close() })
+	name := testdb.Name("introspect_" + schema)
+	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if _, err := admin.ExecContext(context.Background(), "DROP DATABASE "+name); err != nil {
+			t.Errorf("drop database %s: %v", name, err)
+		}
+	})
+	cfg.DBName = name
+	db, err := sql.Open("mysql", cfg.FormatDSN())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	load(t, db, schema)
+	return db
+}
+
+// inspect runs Inspect and fails the test on error.
+func inspect(t *testing.T, db *sql.DB, d model.Dialect) *introspect.Schema {
+	t.Helper()
+	s, err := introspect.Inspect(context.Background(), db, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// draft drafts a model and checks that it loads.
+func draft(t *testing.T, s *introspect.Schema, name string) ([]byte, *model.Model) {
+	t.Helper()
+	out, err := introspect.Draft(s, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.Parse(name+".yaml", out)
+	if err != nil {
+		t.Fatalf("the draft does not load: %v\n%s", err, out)
+	}
+	return out, m
+}

@@ -1,0 +1,474 @@
+package introspect
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/clarify-sql/clarify/internal/model"
+)
+
+var (
+	dateValue      = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	timestampValue = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)?$`)
+	integerValue   = regexp.MustCompile(`^-?\d+$`)
+	realValue      = regexp.MustCompile(`^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$`)
+)
+
+// effectiveKind is a column's type family with the samples' say: text
+// holding ISO dates is a date or timestamp, and a SQLite column declared
+// without a type takes the family of its values.
+func effectiveKind(c *Column) Kind {
+	switch c.Kind {
+	case KindText:
+		if k := dateKind(c.Samples); k != "" {
+			return k
+		}
+		if len(c.Samples) == 0 && timeNamed(splitName(c.Name)) {
+			return KindDate
+		}
+	case KindUnknown:
+		if k := dateKind(c.Samples); k != "" {
+			return k
+		}
+		if len(c.Samples) > 0 && all(c.Samples, integerValue.MatchString) {
+			return KindInteger
+		}
+		if len(c.Samples) > 0 && all(c.Samples, realValue.MatchString) {
+			return KindReal
+		}
+		return KindText
+	}
+	return c.Kind
+}
+
+// dateKind says whether every sample is an ISO date or timestamp.
+func dateKind(samples []string) Kind {
+	if len(samples) == 0 {
+		return ""
+	}
+	k := KindDate
+	for _, s := range samples {
+		switch {
+		case dateValue.MatchString(s):
+		case timestampValue.MatchString(s):
+			k = KindTimestamp
+		default:
+			return ""
+		}
+	}
+	return k
+}
+
+func all(xs []string, f func(string) bool) bool {
+	for _, x := range xs {
+		if !f(x) {
+			return false
+		}
+	}
+	return true
+}
+
+func last(w []string) string {
+	if len(w) == 0 {
+		return ""
+	}
+	return w[len(w)-1]
+}
+
+func hasWord(w []string, set ...string) bool {
+	for _, x := range w {
+		for _, s := range set {
+			if x == s {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// timeNamed reports whether a name says it holds a date: *_date, *_at,
+// *_on, date_of_*, *_time, *_timestamp, created, updated.
+func timeNamed(w []string) bool {
+	if len(w) == 0 {
+		return false
+	}
+	switch last(w) {
+	case "date", "datetime", "timestamp", "time", "ts", "dt":
+		return true
+	case "at", "on":
+		return len(w) > 1
+	case "created", "updated", "modified":
+		return true
+	}
+	return w[0] == "date" && len(w) > 2 && w[1] == "of"
+}
+
+// flagWords name a boolean column on their own ("active", "deleted").
+var flagWords = map[string]bool{
+	"active": true, "enabled": true, "disabled": true, "deleted": true, "archived": true, "verified": true,
+	"approved": true, "paid": true, "published": true, "visible": true, "hidden": true, "locked": true,
+	"blocked": true, "cancelled": true, "canceled": true, "completed": true, "done": true, "discontinued": true,
+	"finalized": true, "confirmed": true, "default": true, "primary": true, "public": true, "private": true,
+	"infected": true, "flag": true, "flagged": true, "subscribed": true, "available": true,
+}
+
+// flagNamed reports whether a name says the column is true or false.
+func flagNamed(w []string) bool {
+	if len(w) == 0 {
+		return false
+	}
+	switch w[0] {
+	case "is", "has", "can", "was", "should", "allow", "allows", "needs", "uses", "in":
+		return len(w) > 1 && !(w[0] == "in" && len(w) > 2)
+	}
+	return len(w) == 1 && flagWords[w[0]] || last(w) == "flag"
+}
+
+// measureNamed are words that say a number is a quantity, never a flag.
+var measureNamed = []string{"quantity", "qty", "count", "amount", "total", "number", "num", "price", "cost",
+	"sum", "balance", "score", "rating", "level", "stock", "units"}
+
+// isFlag reports whether an integer column holds a yes/no: only 0 and 1
+// with a flag-like name, or both 0 and 1 in a table of four rows or more
+// and a name that is not a quantity.
+func isFlag(c *column, rows int64) bool {
+	if c.kind != KindInteger {
+		return false
+	}
+	binary := c.c.Distinct >= 1 && c.c.Min >= 0 && c.c.Max <= 1
+	if c.c.Kind != KindInteger { // an untyped SQLite column: no range was measured
+		binary = c.c.Distinct >= 1 && c.c.Distinct <= 2 && all(c.c.Samples, func(s string) bool { return s == "0" || s == "1" })
+	}
+	if flagNamed(c.words) {
+		return binary || c.c.Distinct == 0
+	}
+	return binary && c.c.Distinct == 2 && rows >= 4 && !hasWord(c.words, measureNamed...)
+}
+
+// idNamed reports whether a name says the column identifies something.
+func idNamed(w []string) bool {
+	switch last(w) {
+	case "id", "uuid", "guid", "key", "fk", "pk", "ref":
+		return true
+	}
+	return false
+}
+
+// codeNamed are numbers that are labels, not quantities.
+func codeNamed(w []string) bool {
+	switch last(w) {
+	case "zip", "zipcode", "postcode", "phone", "fax", "mobile", "number", "no", "nr", "code", "sku", "ean", "upc", "isbn":
+		return !hasWord(w, "of") // number_of_pages is a quantity
+	}
+	return hasWord(w, "zip", "postal", "phone")
+}
+
+// nameNamed reports whether a name says the column names a row.
+func nameNamed(w []string) bool {
+	switch {
+	case len(w) == 1:
+		switch w[0] {
+		case "name", "title", "label", "fullname", "username", "nickname", "caption", "heading", "surname", "firstname", "lastname":
+			return true
+		}
+	case last(w) == "name":
+		return true
+	}
+	return false
+}
+
+// lowCardinality: at most 50 distinct values and at most half the rows, or
+// at most 200 in a table of 10,000 rows or more, or in a table of fewer
+// than 20 rows short values that repeat — a column people filter and group
+// by, whose values are worth matching in questions.
+func lowCardinality(c *Column, t *Table) bool {
+	d, n := c.Distinct, t.Sampled
+	switch {
+	case d < 1:
+		return false
+	case d <= 50 && 2*d <= n, n >= 10_000 && d <= 200:
+		return true
+	}
+	// a small table: short values that repeat (gender in a table of three)
+	return n < 20 && d < n && c.MaxLen <= 30
+}
+
+// longText is free text (descriptions, notes): never a dimension.
+const longText = 100
+
+// display picks the column that names a row to a person.
+func (d *drafter) display(e *entity) {
+	var texts []*column
+	for _, c := range e.cols {
+		if c.kind == KindText && c.references == "" && c.c.MaxLen <= longText && !idNamed(c.words) {
+			texts = append(texts, c)
+		}
+	}
+	find := func(match func(c *column) bool) string {
+		for _, c := range texts {
+			if match(c) {
+				return c.c.Name
+			}
+		}
+		return ""
+	}
+	is := func(names ...string) func(c *column) bool {
+		return func(c *column) bool {
+			h := strings.Join(c.words, " ")
+			for _, n := range names {
+				if h == n {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	own := []string{e.label + " name", strings.Join(e.base, " ") + " name", singularPhrase(e.words) + " name"}
+	tries := []func(c *column) bool{
+		is("name"), is("full name", "fullname"), is("title"), is(own...), is("display name"),
+		func(c *column) bool {
+			return last(c.words) == "name" && !hasWord(c.words, "first", "middle", "last", "user")
+		},
+		is("last name", "lastname", "surname"), is("first name", "firstname"), is("label"),
+		func(c *column) bool { return nameNamed(c.words) },
+		func(c *column) bool {
+			// the first text column with (nearly) one value per row
+			n := e.t.Sampled
+			return c.c.Name != e.key && n > 0 && c.c.Distinct*10 >= n*9
+		},
+	}
+	for _, try := range tries {
+		if name := find(try); name != "" {
+			e.display = name
+			return
+		}
+	}
+	e.display = e.key
+}
+
+// roles sets each column's role, type, aggregate, unit and values.
+func (d *drafter) roles(e *entity) {
+	t := e.t
+	for _, c := range e.cols {
+		c.typ = typeName(c.kind)
+		isKey := c.c.Name == e.key
+		switch {
+		case c.references != "":
+			c.role = model.RoleID
+		case c.kind == KindDate || c.kind == KindTimestamp:
+			c.role = model.RoleTime
+		case isKey && c.kind == KindText && !idNamed(c.words) && c.c.MaxLen >= 2 && c.c.MaxLen <= 16:
+			// a short code people type ("AAPL", "USD"): match its values;
+			// single letters would match "a" and "I" in every question
+			c.role, c.values = model.RoleName, true
+		case isKey:
+			c.role = model.RoleID
+		case c.kind == KindBoolean:
+			c.role = model.RoleFlag
+		case c.kind == KindInteger && timeNamed(c.words):
+			c.role = model.RoleText
+			d.note(fmt.Sprintf("%s.%s: named like a time but holds integers (epoch seconds?): left as text", e.name, c.c.Name))
+		case isFlag(c, t.Rows):
+			c.role = model.RoleFlag
+		case c.kind == KindInteger || c.kind == KindReal || c.kind == KindNumeric:
+			d.number(c)
+		default:
+			d.text(e, c)
+		}
+		if c.role == model.RoleFlag {
+			c.label = flagLabel(c.words)
+		}
+	}
+}
+
+// number sets the role of a numeric column: identifiers and codes are ids
+// and text, everything else a measure with a default aggregate.
+func (d *drafter) number(c *column) {
+	switch {
+	case idNamed(c.words):
+		c.role = model.RoleID
+	case codeNamed(c.words):
+		c.role = model.RoleText
+	default:
+		c.role = model.RoleMeasure
+		words := c.words
+		if u, ok := units[last(words)]; ok && len(words) > 1 {
+			c.unit = u
+			if strings.ToLower(u) != last(words) {
+				c.unitWords = []string{last(words)}
+			}
+			words = words[:len(words)-1]
+			c.label = strings.Join(words, " ")
+		}
+		c.aggregate = aggregateOf(words, c.unit)
+	}
+}
+
+// text sets the role of a text column.
+func (d *drafter) text(e *entity, c *column) {
+	low := lowCardinality(c.c, e.t)
+	switch {
+	case c.c.Name == e.display:
+		c.role, c.values = model.RoleName, true
+	case c.kind == KindUUID || idNamed(c.words):
+		c.role = model.RoleID
+	case c.c.MaxLen > longText:
+		c.role = model.RoleText
+	case low:
+		c.role, c.values = model.RoleDimension, true
+	case nameNamed(c.words):
+		c.role, c.values = model.RoleName, true
+	default:
+		c.role = model.RoleText
+	}
+}
+
+// units are name suffixes that carry a measure's unit (area_cm2).
+var units = map[string]string{
+	"cm2": "cm²", "m2": "m²", "km2": "km²", "cm": "cm", "mm": "mm", "km": "km", "kg": "kg", "mg": "mg",
+	"usd": "USD", "eur": "EUR", "gbp": "GBP", "pct": "%", "percent": "%", "days": "days", "hours": "hours",
+	"minutes": "minutes", "mins": "minutes", "seconds": "seconds", "secs": "seconds", "ms": "ms", "lbs": "lb",
+}
+
+// avgWords name numbers that are not additive: their total means nothing,
+// their average does (prices, rates, scores, ages, percentages, sizes).
+var avgWords = []string{"price", "prices", "rate", "ratio", "score", "rating", "age", "percent", "percentage",
+	"pct", "margin", "temperature", "temp", "avg", "average", "mean", "median", "lat", "latitude", "lon", "lng",
+	"longitude", "year", "limit", "level", "grade", "height", "width", "depth", "size", "area", "stars", "probability"}
+
+// aggregateOf is a measure's default aggregate: max for highs and maxima,
+// min for lows and minima, avg for what is not additive, sum otherwise.
+func aggregateOf(w []string, unit string) string {
+	switch {
+	case hasWord(w, "high", "highest", "max", "maximum", "peak", "upper"):
+		return "max"
+	case hasWord(w, "low", "lowest", "min", "minimum", "lower"):
+		return "min"
+	case hasWord(w, avgWords...), len(w) > 1 && w[0] == "unit", unit == "%":
+		return "avg"
+	}
+	return "sum"
+}
+
+func typeName(k Kind) string {
+	switch k {
+	case KindInteger:
+		return "integer"
+	case KindReal:
+		return "real"
+	case KindNumeric:
+		return "numeric"
+	case KindDate:
+		return "date"
+	case KindTimestamp:
+		return "timestamp"
+	case KindBoolean:
+		return "boolean"
+	}
+	return "text"
+}
+
+// flagLabel is what a flag means when true: is_manager → manager.
+func flagLabel(w []string) string {
+	if len(w) > 1 {
+		switch w[0] {
+		case "is", "was", "in":
+			return strings.Join(w[1:], " ")
+		}
+	}
+	if last(w) == "flag" && len(w) > 1 {
+		return strings.Join(w[:len(w)-1], " ")
+	}
+	return ""
+}
+
+// timeScore ranks how well a date column dates its row as an event: the
+// creation or the entity's own date first, plans and ends after, birth
+// dates and updates never (0).
+func timeScore(e *entity, c *column) int {
+	w := c.words
+	switch {
+	case hasWord(w, "birth", "born", "dob", "birthday", "death", "expiry", "expiration", "expires"):
+		return 0
+	case hasWord(w, "updated", "modified", "changed", "deleted", "synced", "archived") ||
+		w[0] == "last" || w[0] == "next":
+		return 0
+	case hasWord(w, "expected", "due", "planned", "scheduled", "end", "ended", "until", "closed", "healed",
+		"returned", "return", "resolved", "completed", "finished", "shipped", "delivered", "cancelled", "canceled", "to"):
+		return 2
+	case strings.Join(w, " ") == "date" || strings.Join(w, " ") == "timestamp" ||
+		hasWord(w, "created", "creation", "placed", "ordered", "opened", "registered", "joined", "start",
+			"started", "begin", "occurred", "happened", "recorded", "logged", "event", "transaction", "issued",
+			"submitted", "posted", "hire", "hired", "signup", "enrolled", "admitted", "booked", "sent"):
+		return 4
+	}
+	label := strings.Fields(e.label)
+	if len(label) > 0 && len(w) > len(label) && strings.Join(w[:len(label)], " ") == e.label {
+		return 4 // order_date of orders, loan_date of loans
+	}
+	if len(label) > 0 && hasWord(w, last(label)) {
+		return 4
+	}
+	return 3
+}
+
+// ownTimeColumn is the entity's most event-like date column, or "".
+func ownTimeColumn(e *entity) string {
+	best, score := "", 0
+	for _, c := range e.cols {
+		if c.role != model.RoleTime {
+			continue
+		}
+		if s := timeScore(e, c); s > score {
+			best, score = c.c.Name, s
+		}
+	}
+	return best
+}
+
+// inheritedTimeColumn dates the rows of a part by its whole: order_lines
+// take orders.order_date when they reference orders and have no date of
+// their own. Only a table whose name extends the parent's qualifies.
+func (d *drafter) inheritedTimeColumn(e *entity) string {
+	for _, c := range e.cols {
+		if c.references == "" {
+			continue
+		}
+		to := d.byTable[c.references[:strings.IndexByte(c.references, '.')]]
+		if to == nil || to == e || to.timeColumn == "" || strings.Contains(to.timeColumn, ".") {
+			continue
+		}
+		pl := strings.Fields(to.label)
+		if len(e.base) > len(pl) && singularPhrase(e.base[:len(pl)]) == to.label {
+			return to.name + "." + to.timeColumn
+		}
+	}
+	return ""
+}
+
+// listColumns are shown when rows are listed: the key, the display, the
+// names, dimensions, measures, times and flags in table order, then the
+// references; at most eight.
+func listColumns(e *entity) []string {
+	var out []string
+	add := func(name string) {
+		if len(out) < 8 && !contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	add(e.key)
+	add(e.display)
+	for _, c := range e.cols {
+		switch c.role {
+		case model.RoleName, model.RoleDimension, model.RoleMeasure, model.RoleTime, model.RoleFlag:
+			add(c.c.Name)
+		}
+	}
+	for _, c := range e.cols {
+		if c.references != "" {
+			add(c.c.Name)
+		}
+	}
+	return out
+}

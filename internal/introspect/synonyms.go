@@ -1,0 +1,251 @@
+package introspect
+
+import (
+	"strings"
+
+	"github.com/clarify-sql/clarify/internal/model"
+)
+
+// entityVariants are other words for common entities, keyed by label.
+var entityVariants = map[string][]string{
+	"person":       {"persons", "individual"},
+	"customer":     {"client"},
+	"client":       {"customer"},
+	"employee":     {"staff member", "worker"},
+	"staff":        {"employee", "staff member"},
+	"supplier":     {"vendor"},
+	"vendor":       {"supplier"},
+	"author":       {"writer"},
+	"invoice":      {"bill"},
+	"city":         {"town"},
+	"loan":         {"checkout", "borrowing"},
+	"department":   {"dept"},
+	"salesperson":  {"sales rep"},
+	"stock item":   {"product", "item"},
+	"item":         {"product"},
+	"product":      {"item"},
+	"order line":   {"order item", "line item"},
+	"order item":   {"order line", "line item"},
+	"invoice line": {"invoice item"},
+}
+
+// entitySynonyms sets each entity's synonyms: its label and plural, its
+// whole name when an area prefix was stripped, and common variants that
+// name no other entity.
+func (d *drafter) entitySynonyms() {
+	for _, e := range d.ents {
+		e.synonyms = []string{e.label, e.plural}
+		if len(e.base) < len(e.words) {
+			whole := singularPhrase(e.words)
+			e.synonyms = append(e.synonyms, whole, pluralPhrase(whole))
+		}
+		for _, s := range e.synonyms {
+			d.entityWords[normPhrase(s)] = true
+		}
+		d.entityWords[normPhrase(humanize(e.name))] = true
+	}
+	for _, e := range d.ents {
+		for _, v := range entityVariants[e.label] {
+			if d.entityWords[normPhrase(v)] {
+				continue
+			}
+			d.entityWords[normPhrase(v)] = true
+			e.synonyms = append(e.synonyms, v, pluralPhrase(v))
+		}
+		e.synonyms = dedupe(e.synonyms)
+	}
+}
+
+// deniedWords are never a generated column synonym on their own: the
+// built-in words of questions (aggregates, comparisons, time words,
+// fillers) and words too generic to name one column.
+var deniedWords = wordSet(`id no nr num number count total sum avg average mean max min maximum minimum
+	top best worst by per each every of on at in to from since until before after for with without not and or
+	the a an is has was last latest first next current new recent all any value values data info information
+	record records row rows time year years month months week weeks day days today yesterday high low more
+	less over under above below code key flag ref fk pk level levels result results kind list show item items
+	detail details`)
+
+func wordSet(words string) map[string]bool {
+	set := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		set[w] = true
+	}
+	return set
+}
+
+// columnSynonyms derives the words that name a column from its name: the
+// name humanized (camelCase and underscores split), the name without the
+// entity's own name (customer_category → category), its head noun
+// (unit_price → price), what a time column's event is called (hire_date →
+// hired, created_at → created, and date), and a few well-known variants.
+// A synonym that names an entity, or is another column's name in the same
+// entity, is dropped.
+func (d *drafter) columnSynonyms(e *entity, c *column) []string {
+	w := c.words
+	var syn []string
+	add := func(s ...string) { syn = append(syn, s...) }
+	if len(w) > 1 {
+		add(strings.Join(w, " "))
+	}
+	stripped := stripEntity(w, e)
+	switch c.role {
+	case model.RoleID:
+		if c.c.Name == e.key && (len(w) == 1 || len(stripped) == 1) && last(w) == "id" {
+			add(e.label + " id")
+		}
+		return d.keepSynonyms(e, c, syn)
+	case model.RoleTime:
+		add(timeSynonyms(w)...)
+	case model.RoleFlag:
+		if c.label != "" {
+			add(c.label)
+		}
+		return d.keepSynonyms(e, c, syn)
+	}
+	if c.label != "" && c.label != strings.Join(w, " ") {
+		add(c.label)
+	}
+	if len(stripped) > 0 && len(stripped) < len(w) {
+		add(strings.Join(stripped, " "))
+	}
+	if len(w) > 1 && c.role != model.RoleTime && !qualifiers[w[0]] &&
+		!hasWord(w, "of", "on", "in", "at", "per", "by", "for", "to", "from") {
+		head := last(w)
+		if c.unit != "" {
+			head = last(w[:len(w)-1])
+		}
+		add(head)
+	}
+	add(variants[strings.Join(w, " ")]...)
+	if c.role == model.RoleName && c.c.Name == e.display && last(w) == "name" {
+		add("name")
+	}
+	return d.keepSynonyms(e, c, syn)
+}
+
+// qualifiers make a name's head noun wrong on its own: max_salary is not
+// "the salary", recommended_retail_price not "the price".
+var qualifiers = wordSet(`min max minimum maximum low high lowest highest expected recommended target estimated
+	planned previous prior old new original reference default avg average median last first next`)
+
+// variants are well-known other words for common column names.
+var variants = map[string][]string{
+	"first name":    {"given name"},
+	"last name":     {"surname", "family name"},
+	"surname":       {"last name", "family name"},
+	"full name":     {"name"},
+	"email":         {"e-mail", "email address"},
+	"email address": {"email", "e-mail"},
+	"phone":         {"phone number", "telephone"},
+	"phone number":  {"phone", "telephone"},
+	"dob":           {"date of birth", "birthday", "born"},
+	"qty":           {"quantity"},
+	"desc":          {"description"},
+	"addr":          {"address"},
+	"zip":           {"zip code", "postcode"},
+	"sex":           {"gender"},
+	"gender":        {"sex"},
+	"salary":        {"pay", "wage", "wages"},
+}
+
+// timeSynonyms are the words for the event a time column records.
+func timeSynonyms(w []string) []string {
+	if hasWord(w, "birth", "born", "dob", "birthday") {
+		return []string{"birth date", "date of birth", "born", "birthday", "dob"}
+	}
+	core := make([]string, 0, len(w))
+	for i, x := range w {
+		switch x {
+		case "date", "datetime", "timestamp", "time", "ts", "dt":
+			continue
+		case "at", "on", "of":
+			if i == len(w)-1 || x == "of" {
+				continue
+			}
+		}
+		core = append(core, x)
+	}
+	var out []string
+	switch len(core) {
+	case 0:
+	case 1:
+		if p := participle(core[0]); p != "" {
+			out = append(out, p)
+		} else if !deniedWords[core[0]] {
+			out = append(out, core[0])
+		}
+	default:
+		out = append(out, strings.Join(core, " "))
+		if hasWord(w, "date") {
+			out = append(out, strings.Join(core, " ")+" date")
+		}
+		if strings.HasSuffix(last(core), "ed") && !deniedWords[last(core)] {
+			out = append(out, last(core)) // account_opened → opened
+		}
+	}
+	if hasWord(w, "date", "datetime", "day", "at", "on", "timestamp") || len(w) == 1 {
+		out = append(out, "date")
+	}
+	return out
+}
+
+// stripEntity drops the entity's own name from the front of a column name:
+// customer_category of customers → category.
+func stripEntity(w []string, e *entity) []string {
+	for _, own := range [][]string{strings.Fields(e.label), e.base, e.words, strings.Fields(singularPhrase(e.words))} {
+		n := len(own)
+		if n == 0 || n >= len(w) {
+			continue
+		}
+		match := true
+		for i := 0; i < n; i++ {
+			if singular(w[i]) != singular(own[i]) {
+				match = false
+				break
+			}
+		}
+		if match {
+			return w[n:]
+		}
+	}
+	return w
+}
+
+// keepSynonyms drops denied single words, phrases that name an entity,
+// the names of the entity's other columns, and duplicates.
+func (d *drafter) keepSynonyms(e *entity, c *column, syn []string) []string {
+	others := map[string]bool{}
+	for _, o := range e.cols {
+		if o != c {
+			others[normPhrase(strings.Join(o.words, " "))] = true
+		}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range syn {
+		s = strings.TrimSpace(s)
+		n := normPhrase(s)
+		switch {
+		case s == "", seen[s]:
+		case !strings.Contains(s, " ") && (deniedWords[s] || s == strings.ToLower(c.c.Name)):
+		case d.entityWords[n], others[n]:
+		default:
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func dedupe(xs []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, x := range xs {
+		if x != "" && !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}

@@ -1,0 +1,217 @@
+package introspect_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/clarify-sql/clarify/internal/introspect"
+	"github.com/clarify-sql/clarify/internal/model"
+)
+
+// col builds an inspected column; distinct and samples as Inspect would
+// measure them.
+func col(name, declared string, distinct int64, samples ...string) *introspect.Column {
+	return &introspect.Column{Name: name, DeclaredType: declared, Kind: introspect.KindOf(declared), Distinct: distinct, Samples: samples}
+}
+
+func table(name string, rows int64, pk []string, cols ...*introspect.Column) *introspect.Table {
+	return &introspect.Table{Name: name, Rows: rows, Sampled: rows, PrimaryKey: pk, Columns: cols}
+}
+
+// TestDraftSynthetic drafts hand-built schemas for the cases the test
+// databases do not show: camelCase names without foreign keys, a prefix
+// shared by every table, labels that collide, odd types and names.
+func TestDraftSynthetic(t *testing.T) {
+	t.Parallel()
+	chinook := &introspect.Schema{Dialect: model.SQLite, Tables: []*introspect.Table{
+		table("Customer", 59, []string{"CustomerId"},
+			col("CustomerId", "INTEGER", 59), col("FirstName", "NVARCHAR(40)", 57), col("LastName", "NVARCHAR(20)", 59),
+			col("Country", "NVARCHAR(40)", 24)),
+		table("Invoice", 412, []string{"InvoiceId"},
+			col("InvoiceId", "INTEGER", 412), col("CustomerId", "INTEGER", 59), col("InvoiceDate", "DATETIME", -1),
+			col("BillingCountry", "NVARCHAR(40)", 24), col("Total", "NUMERIC(10,2)", -1)),
+		table("InvoiceLine", 2240, []string{"InvoiceLineId"},
+			col("InvoiceLineId", "INTEGER", 2240), col("InvoiceId", "INTEGER", 412), col("TrackId", "INTEGER", 1984),
+			col("UnitPrice", "NUMERIC(10,2)", -1), col("Quantity", "INTEGER", 1, "1")),
+	}}
+	wordpress := &introspect.Schema{Dialect: model.MySQL, Tables: []*introspect.Table{
+		table("wp_posts", 100, []string{"ID"}, col("ID", "bigint(20) unsigned", 100), col("post_title", "text", 100),
+			col("post_status", "varchar(20)", 3, "draft", "private", "publish"), col("post_date", "datetime", -1),
+			col("post_author", "bigint(20) unsigned", 4)),
+		table("wp_users", 4, []string{"ID"}, col("ID", "bigint(20) unsigned", 4), col("user_login", "varchar(60)", 4),
+			col("display_name", "varchar(250)", 4)),
+	}}
+	areas := &introspect.Schema{Dialect: model.Postgres, Tables: []*introspect.Table{
+		table("sales_orders", 10, []string{"id"}, col("id", "integer", 10), col("placed_at", "timestamp with time zone", -1)),
+		table("sales_customers", 10, []string{"id"}, col("id", "integer", 10), col("name", "text", 10)),
+		table("purchasing_orders", 10, []string{"id"}, col("id", "integer", 10), col("is_open", "boolean", -1)),
+		table("purchasing_suppliers", 10, []string{"id"}, col("id", "integer", 10), col("name", "text", 10),
+			col("created_at", "bigint", 10, "1700000000"), col("notes", "jsonb", -1)),
+		table("logs", 5, nil, col("line", "text", 5)),
+		table("odd.name", 5, []string{"id"}, col("id", "integer", 5)),
+	}, Unreadable: map[string]string{"secrets": "permission denied for table secrets"}}
+	untyped := &introspect.Schema{Dialect: model.SQLite, Tables: []*introspect.Table{
+		table("things", 40, []string{"code"},
+			&introspect.Column{Name: "code", Kind: introspect.KindText, Distinct: 40, MaxLen: 3, Samples: []string{"AAA", "AAB"}},
+			&introspect.Column{Name: "seen", Kind: introspect.KindUnknown, Distinct: 40, Samples: []string{"2024-01-01 10:00:00", "2024-01-02"}},
+			&introspect.Column{Name: "weight", Kind: introspect.KindUnknown, Distinct: 40, Samples: []string{"1.5", "2"}},
+			&introspect.Column{Name: "count", Kind: introspect.KindUnknown, Distinct: 40, Samples: []string{"1", "2"}},
+			&introspect.Column{Name: "shade", Kind: introspect.KindUnknown, Distinct: 3, MaxLen: 5, Samples: []string{"blue", "green", "red"}}),
+	}}
+	type want struct{ entity, column, field, value string }
+	for _, tc := range []struct {
+		name   string
+		schema *introspect.Schema
+		checks []want
+		text   []string // substrings of the YAML
+	}{
+		{"camelCase without foreign keys", chinook, []want{
+			{"Invoice", "", "label", "invoice"},
+			{"InvoiceLine", "", "label", "invoice line"},
+			{"InvoiceLine", "", "plural", "invoice lines"},
+			{"Customer", "", "display", "LastName"},
+			{"Invoice", "CustomerId", "references", "Customer.CustomerId"},
+			{"InvoiceLine", "InvoiceId", "references", "Invoice.InvoiceId"},
+			{"InvoiceLine", "TrackId", "references", ""},
+			{"InvoiceLine", "TrackId", "role", "id"},
+			{"Invoice", "", "time_column", "InvoiceDate"},
+			{"InvoiceLine", "", "time_column", "Invoice.InvoiceDate"},
+			{"Invoice", "InvoiceDate", "label", "invoice date"},
+			{"Invoice", "InvoiceDate", "type", "timestamp"},
+			{"Invoice", "BillingCountry", "role", "dimension"},
+			{"InvoiceLine", "UnitPrice", "aggregate", "avg"},
+			{"InvoiceLine", "Quantity", "role", "measure"},
+		}, []string{"synonyms: [invoice date, invoiced, date]", "Invoice.CustomerId: references Customer.CustomerId by its name"}},
+		{"one prefix shared by every table", wordpress, []want{
+			{"wp_posts", "", "label", "post"},
+			{"wp_users", "", "plural", "users"},
+			{"wp_posts", "", "area", ""},
+			{"wp_posts", "", "display", "post_title"},
+			{"wp_users", "", "display", "display_name"},
+			{"wp_posts", "post_status", "role", "dimension"},
+			{"wp_posts", "post_title", "role", "name"},
+		}, nil},
+		{"areas, colliding labels, odd types", areas, []want{
+			{"sales_orders", "", "label", "sales order"},
+			{"purchasing_orders", "", "label", "purchasing order"},
+			{"sales_customers", "", "label", "customer"},
+			{"sales_customers", "", "area", "Sales"},
+			{"purchasing_suppliers", "", "area", "Purchasing"},
+			{"sales_orders", "placed_at", "type", "timestamp"},
+			{"sales_orders", "", "time_column", "placed_at"},
+			{"purchasing_orders", "is_open", "role", "flag"},
+			{"purchasing_orders", "is_open", "type", "boolean"},
+			{"purchasing_orders", "is_open", "label", "open"},
+			{"purchasing_suppliers", "created_at", "role", "text"},
+			{"purchasing_suppliers", "", "time_column", ""},
+		}, []string{
+			"# Table logs is not in the model: no primary key",
+			"# Table odd.name is not in the model: its name contains a dot",
+			"# Table secrets is not in the model: its rows could not be read (permission denied",
+			"by introspection (4 of 7",
+			"purchasing_suppliers: left out notes (jsonb, a type questions cannot use)",
+			"purchasing_suppliers.created_at: named like a time but holds integers",
+		}},
+		{"untyped SQLite columns and a code key", untyped, []want{
+			{"things", "code", "role", "name"},
+			{"things", "seen", "type", "timestamp"},
+			{"things", "weight", "type", "real"},
+			{"things", "count", "type", "integer"},
+			{"things", "count", "role", "measure"},
+			{"things", "shade", "role", "dimension"},
+		}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			out, m := draft(t, tc.schema, "synthetic")
+			for _, c := range tc.checks {
+				e := m.Entity(c.entity)
+				if e == nil {
+					t.Errorf("no entity %s in\n%s", c.entity, out)
+					continue
+				}
+				got := entityField(e, c.field)
+				if c.column != "" {
+					col := e.Column(c.column)
+					if col == nil {
+						t.Errorf("no column %s.%s", c.entity, c.column)
+						continue
+					}
+					got = columnField(col, c.field)
+					if c.field == "label" {
+						got = col.Label
+					}
+				}
+				if got != c.value {
+					t.Errorf("%s.%s %s = %q, want %q", c.entity, c.column, c.field, got, c.value)
+				}
+			}
+			for _, s := range tc.text {
+				if !strings.Contains(string(out), s) {
+					t.Errorf("the draft lacks %q:\n%s", s, out)
+				}
+			}
+		})
+	}
+}
+
+func TestDraftErrors(t *testing.T) {
+	t.Parallel()
+	noKeys := &introspect.Schema{Dialect: model.SQLite, Tables: []*introspect.Table{table("log", 3, nil, col("line", "TEXT", 3))}}
+	for _, tc := range []struct {
+		name   string
+		schema *introspect.Schema
+		source string
+	}{
+		{"no schema", nil, "x"},
+		{"no source name", noKeys, ""},
+		{"no table with a key", noKeys, "x"},
+	} {
+		if _, err := introspect.Draft(tc.schema, tc.source); err == nil {
+			t.Errorf("%s: no error", tc.name)
+		}
+	}
+}
+
+// FuzzDraftNames drafts a table whose names are arbitrary: the YAML must
+// always load (quoting), or Draft must say why not.
+func FuzzDraftNames(f *testing.F) {
+	for _, seed := range [][3]string{
+		{"orders", "order_date", "status"},
+		{"Order Details", "Unit Price", "yes"},
+		{"t", "null", "on"},
+		{"#x", "a: b", "[c]"},
+		{"日本", "名前", "\"quoted\""},
+		{"x\ny", "- item", "{k: v}"},
+	} {
+		f.Add(seed[0], seed[1], seed[2])
+	}
+	f.Fuzz(func(t *testing.T, tbl, c1, c2 string) {
+		if tbl == "" || c1 == "" || c2 == "" || c1 == c2 || c1 == "id" || c2 == "id" || strings.ContainsRune(tbl, '.') {
+			return
+		}
+		s := &introspect.Schema{Dialect: model.SQLite, Tables: []*introspect.Table{
+			table(tbl, 10, []string{"id"}, col("id", "INTEGER", 10), col(c1, "TEXT", 3, "a", "b", "c"), col(c2, "REAL", -1)),
+		}}
+		out, err := introspect.Draft(s, "fuzz")
+		if !utf8.ValidString(tbl) {
+			return // the only table is left out: there is nothing to draft
+		}
+		if err != nil {
+			t.Fatalf("Draft: %v", err)
+		}
+		m, err := model.Parse("fuzz.yaml", out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !utf8.ValidString(c1) || !utf8.ValidString(c2) {
+			return // such names are left out, and said so
+		}
+		e := m.Entity(tbl)
+		if e == nil || e.Column(c1) == nil || e.Column(c2) == nil || !slices.Contains(e.ListColumns, "id") {
+			t.Fatalf("names did not survive the round trip:\n%s", out)
+		}
+	})
+}
