@@ -1,0 +1,102 @@
+package understand_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/clarify-sql/clarify/internal/demo/demotest"
+	"github.com/clarify-sql/clarify/internal/understand"
+)
+
+func TestAnalyzeRejects(t *testing.T) {
+	an := understand.New(demotest.Model(t, "clinic"), nil)
+	for name, tc := range map[string]struct {
+		q    string
+		want error
+	}{
+		"empty":       {"", understand.ErrEmpty},
+		"punctuation": {"  ?!  ", understand.ErrEmpty},
+		"too long":    {strings.Repeat("wounds ", 300), understand.ErrTooLong},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := an.Analyze(context.Background(), tc.q, understand.Settings{Now: demotest.AsOf})
+			if !errors.Is(err, tc.want) {
+				t.Errorf("Analyze(%q) error = %v, want %v", tc.q, err, tc.want)
+			}
+		})
+	}
+	// exactly the limit is accepted
+	if _, err := an.Analyze(context.Background(), strings.Repeat("x", understand.MaxQuestionLen), understand.Settings{Now: demotest.AsOf}); err != nil {
+		t.Errorf("a question of %d characters was rejected: %v", understand.MaxQuestionLen, err)
+	}
+}
+
+// TestResolutions checks that an answer to a slot is applied and never
+// re-extracted, that free text is understood against the slot's domain,
+// and that "skip" applies the best guess as an assumption.
+func TestResolutions(t *testing.T) {
+	an := understand.New(demotest.Model(t, "clinic"), nil)
+	ask := func(res map[string]understand.Resolution) *understand.Interpretation {
+		t.Helper()
+		in, err := an.Analyze(context.Background(), "list the large wounds", understand.Settings{Now: demotest.AsOf, Resolved: res})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return in
+	}
+	slot := func(in *understand.Interpretation) *understand.Slot {
+		for _, s := range in.Slots {
+			if s.Key == "vague:large" {
+				return s
+			}
+		}
+		t.Fatalf("no vague:large slot in\n%s", understand.Describe(in))
+		return nil
+	}
+	s := slot(ask(nil))
+	if !s.Ask || s.Choice().ID != "area_gt_25" {
+		t.Fatalf("large: ask=%v chosen=%s, want ask with best guess area_gt_25", s.Ask, s.Choice().ID)
+	}
+	s = slot(ask(map[string]understand.Resolution{"vague:large": {OptionID: "area_gt_50"}}))
+	if s.Ask || s.Choice().ID != "area_gt_50" || s.Method != understand.MethodUser || s.Confidence != 1 {
+		t.Errorf("after an answer: ask=%v chosen=%s method=%s conf=%v", s.Ask, s.Choice().ID, s.Method, s.Confidence)
+	}
+	in := ask(map[string]understand.Resolution{"vague:large": {FreeText: "area > 15"}})
+	s = slot(in)
+	if s.Ask || !strings.Contains(strings.ToLower(understand.Describe(in)), "area > 15 cm²") {
+		t.Errorf("free text 'area > 15' not applied:\n%s", understand.Describe(in))
+	}
+	in = ask(map[string]understand.Resolution{"vague:large": {FreeText: "40"}})
+	if !strings.Contains(strings.ToLower(understand.Describe(in)), "area > 40 cm²") {
+		t.Errorf("a bare threshold was not read against the options' column:\n%s", understand.Describe(in))
+	}
+	s = slot(ask(map[string]understand.Resolution{"vague:large": {FreeText: "colour = 'red'"}}))
+	if !s.Ask || s.Invalid == "" {
+		t.Errorf("a condition on an unknown column was accepted: ask=%v invalid=%q", s.Ask, s.Invalid)
+	}
+	s = slot(ask(map[string]understand.Resolution{"vague:large": {Skipped: true}}))
+	if s.Ask || s.Method != understand.MethodSkip || s.Choice().ID != "area_gt_25" {
+		t.Errorf("skip: ask=%v method=%s chosen=%s", s.Ask, s.Method, s.Choice().ID)
+	}
+}
+
+func FuzzAnalyze(f *testing.F) {
+	for _, s := range []string{"list the large wounds", "how many patients > 5 in 2025", "top 5 wounds by area", "покажи мою глюкозу",
+		"wounds between 10 and 20 cm² since March", "which clinic has the most patients?", "'; DROP TABLE wounds; --"} {
+		f.Add(s)
+	}
+	an := understand.New(demotest.Model(f, "clinic"), nil)
+	f.Fuzz(func(t *testing.T, q string) {
+		in, err := an.Analyze(context.Background(), q, understand.Settings{Now: demotest.AsOf})
+		if err != nil {
+			return
+		}
+		for _, s := range in.Slots {
+			if s.Chosen >= len(s.Options) {
+				t.Fatalf("slot %s chose option %d of %d", s.Key, s.Chosen, len(s.Options))
+			}
+		}
+	})
+}

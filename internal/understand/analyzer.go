@@ -1,0 +1,134 @@
+package understand
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/clarify-sql/clarify/internal/model"
+)
+
+// MaxQuestionLen is the longest question accepted, in characters.
+const MaxQuestionLen = 2000
+
+// ErrEmpty and ErrTooLong report questions that cannot be understood at all.
+var (
+	ErrEmpty   = errors.New("the question is empty")
+	ErrTooLong = fmt.Errorf("the question is longer than %d characters", MaxQuestionLen)
+)
+
+// Analyzer understands questions about one model. It is safe for concurrent
+// use; build one per source and keep it.
+type Analyzer struct {
+	model *model.Model
+	lex   *lexicon
+	cat   Catalog
+
+	mu      sync.Mutex
+	vx      *valueIndex
+	version uint64
+	// rebuilding is closed when a background rebuild finishes
+	rebuilding chan struct{}
+}
+
+// New builds an analyzer for a model. cat may be nil (static values only).
+func New(m *model.Model, cat Catalog) *Analyzer {
+	return &Analyzer{model: m, lex: newLexicon(m), cat: cat}
+}
+
+// Model returns the analyzer's model.
+func (a *Analyzer) Model() *model.Model { return a.model }
+
+// Settings carry what a question is understood with besides its words.
+type Settings struct {
+	// Now is the engine's clock for the source.
+	Now time.Time
+	// Resolved holds answers to earlier clarifications and remembered
+	// preferences, keyed by slot key.
+	Resolved map[string]Resolution
+}
+
+// index returns the value index, building it on first use and rebuilding it
+// in the background when the catalog's values change (stale-while-revalidate).
+func (a *Analyzer) index(ctx context.Context) *valueIndex {
+	var v uint64
+	if a.cat != nil {
+		v = a.cat.Version(ctx)
+	}
+	a.mu.Lock()
+	if a.vx == nil {
+		a.mu.Unlock()
+		vx := buildValueIndex(ctx, a.model, a.cat, a.lex)
+		a.mu.Lock()
+		if a.vx == nil {
+			a.vx, a.version = vx, v
+		}
+		vx = a.vx
+		a.mu.Unlock()
+		return vx
+	}
+	vx := a.vx
+	if v != a.version && a.rebuilding == nil {
+		done := make(chan struct{})
+		a.rebuilding = done
+		go func() {
+			defer close(done)
+			// detached from the request: the rebuild outlives it
+			nvx := buildValueIndex(context.WithoutCancel(ctx), a.model, a.cat, a.lex)
+			a.mu.Lock()
+			a.vx, a.version, a.rebuilding = nvx, v, nil
+			a.mu.Unlock()
+		}()
+	}
+	a.mu.Unlock()
+	return vx
+}
+
+// WaitIndex blocks until a background rebuild of the value index (if any)
+// has finished; tests use it to observe refreshed values.
+func (a *Analyzer) WaitIndex(ctx context.Context) {
+	a.index(ctx)
+	a.mu.Lock()
+	ch := a.rebuilding
+	a.mu.Unlock()
+	if ch != nil {
+		select {
+		case <-ch:
+		case <-ctx.Done():
+		}
+	}
+}
+
+// Analyze understands a question.
+func (a *Analyzer) Analyze(ctx context.Context, question string, s Settings) (*Interpretation, error) {
+	if utf8.RuneCountInString(question) > MaxQuestionLen {
+		return nil, ErrTooLong
+	}
+	q := Normalize(question)
+	q = applyRewrites(q, s.Resolved)
+	toks := Tokenize(q)
+	if len(toks) == 0 {
+		return nil, ErrEmpty
+	}
+	vx := a.index(ctx)
+	stems := make([]string, len(toks))
+	vstems := make([]string, len(toks))
+	texts := make([]string, len(toks))
+	for i, t := range toks {
+		stems[i], vstems[i], texts[i] = t.Stem, ValueStem(t.Text), t.Text
+	}
+	l := &linker{a: a, vx: vx, toks: toks, stems: stems, vstems: vstems, texts: texts, fuzzy: map[int]string{}, tp: &timeParser{toks: toks, now: midnight(s.Now)}}
+	ms := l.link()
+	b := &builder{a: a, l: l, ms: ms, s: s, ctx: ctx, q: &Query{}, in: &Interpretation{Question: q, Lang: "en"}}
+	if IsCyrillic(q) {
+		b.in.Lang = "ru"
+	}
+	for c, err := range vx.failed {
+		b.in.Warnings = append(b.in.Warnings, fmt.Sprintf("values of %s.%s are unavailable: %v", c.Entity().Name, c.Name, err))
+	}
+	b.build()
+	return b.in, nil
+}

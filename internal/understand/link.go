@@ -1,0 +1,343 @@
+package understand
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/clarify-sql/clarify/internal/model"
+)
+
+// mention is a span of the question linked to a meaning.
+type mention struct {
+	start, end int // token span [start, end)
+	kind       kind
+	entries    []entry // meanings of the span, best first (same kind family)
+	vals       []valCand
+	partial    bool    // values found by part of their name
+	conf       float64 // 1 exact; lower for fuzzy or partial links
+	fuzzy      []string
+	num        float64
+	op         string
+	window     *Window
+	used       bool // consumed by a slot
+}
+
+// valCand is a value a mention may mean.
+type valCand struct {
+	col    *model.Column
+	values []string
+	label  string
+	score  float64
+}
+
+func (m *mention) entry() entry { return m.entries[0] }
+
+// kNumber and kTime extend the lexicon kinds for linked numbers and periods.
+const (
+	kNumber kind = 100 + iota
+	kTime
+	kOp
+	kUnknown
+)
+
+// linker links the tokens of one question.
+type linker struct {
+	a      *Analyzer
+	vx     *valueIndex
+	toks   []Token
+	stems  []string // snowball stems, for the lexicon
+	vstems []string // inflection-only stems, for values
+	texts  []string
+	fuzzy  map[int]string // token → the word as typed, when corrected
+	tp     *timeParser
+}
+
+var skippable = map[string]bool{"the": true, "a": true, "an": true, "their": true, "its": true, "our": true, "my": true, "of": true, "this": true, "that": true}
+
+// match is one phrase of the lexicon found at a position.
+type match struct {
+	end     int
+	entries []entry
+}
+
+// matches finds every trie phrase starting at token i; filler words inside
+// a phrase may be skipped ("below their reorder level"), but a phrase never
+// ends on a skipped filler.
+func (l *linker) matches(i int) []match {
+	var out []match
+	var walk func(n *trie, j, skips, depth int)
+	walk = func(n *trie, j, skips, depth int) {
+		if j >= len(l.stems) || l.toks[j].Kind == Number && depth == 0 {
+			return
+		}
+		if c := n.children[l.stems[j]]; c != nil {
+			if len(c.entries) > 0 {
+				out = append(out, match{end: j + 1, entries: c.entries})
+			}
+			walk(c, j+1, skips, depth+1)
+		}
+		if depth > 0 && skips < 2 && skippable[l.toks[j].Text] {
+			walk(n, j+1, skips+1, depth)
+		}
+	}
+	walk(&l.a.lex.root, i, 0, 0)
+	return out
+}
+
+func (l *linker) known(i int) bool {
+	return l.a.lex.vocab[l.stems[i]] || l.vx.vocab[l.vstems[i]] > 0 || l.a.lex.words[l.texts[i]] || l.vx.words[l.texts[i]] > 0
+}
+
+// correctTypos replaces words no vocabulary knows by the one word of the
+// model or of the data within one edit ("pateints" → "patients"). Only
+// words of five letters or more are corrected, and only into the model's
+// own words and values: built-in function words are never targets.
+func (l *linker) correctTypos() {
+	for i, t := range l.toks {
+		if t.Kind != Word || l.known(i) || len([]rune(t.Text)) < 5 {
+			continue
+		}
+		fixed, ok := l.vx.correct(t.Text)
+		if !ok || len([]rune(fixed)) < 5 {
+			continue
+		}
+		l.fuzzy[i] = t.Text
+		l.texts[i], l.stems[i], l.vstems[i] = fixed, Stem(fixed), ValueStem(fixed)
+	}
+}
+
+// link turns the tokens into mentions: every way to read each position is
+// listed, and the reading that covers the most words with the fewest
+// phrases wins ("number of" + "order lines" beats "number of orders" +
+// an unknown "lines").
+func (l *linker) link() []*mention {
+	l.correctTypos()
+	n := len(l.toks)
+	cands := make([][]*mention, n)
+	for i := 0; i < n; i++ {
+		cands[i] = l.candidates(i)
+	}
+	type best struct {
+		covered, segments int
+		pick              *mention
+	}
+	dp := make([]best, n+1)
+	for i := n - 1; i >= 0; i-- {
+		dp[i] = best{covered: -1}
+		for _, c := range cands[i] {
+			cov := 0
+			if c.kind != kUnknown {
+				cov = c.end - c.start
+			}
+			cov += dp[c.end].covered
+			seg := 1 + dp[c.end].segments
+			if cov > dp[i].covered || cov == dp[i].covered && seg < dp[i].segments {
+				dp[i] = best{covered: cov, segments: seg, pick: c}
+			}
+		}
+	}
+	var out []*mention
+	for i := 0; i < n; {
+		m := dp[i].pick
+		l.noteFuzzy(m)
+		out = append(out, m)
+		i = m.end
+	}
+	return l.partialValues(out)
+}
+
+// candidates lists the readings of the words starting at token i, most
+// preferred first (ties in the segmentation keep the first).
+func (l *linker) candidates(i int) []*mention {
+	var out []*mention
+	if m, ok := l.tp.parseAt(i); ok && m.start == i {
+		w := m.w
+		out = append(out, &mention{start: i, end: m.end, kind: kTime, window: &w, conf: 1})
+	}
+	t := l.toks[i]
+	switch t.Kind {
+	case Number:
+		return append(out, &mention{start: i, end: i + 1, kind: kNumber, num: t.Num, conf: 1})
+	case Op:
+		return append(out, &mention{start: i, end: i + 1, kind: kOp, op: t.Text, conf: 1})
+	}
+	values := l.vx.exactAll(l.texts, l.vstems, i)
+	ms := l.matches(i)
+	// longer phrases first; at equal length the model's phrase, unless the
+	// value is written exactly as in the question and the phrase is not
+	for k := len(ms) - 1; k >= 0; k-- {
+		mt := ms[k]
+		vh, hit := values[mt.end-i]
+		static := l.staticMention(i, mt)
+		if hit && (!hasModelEntry(mt.entries) || vh.text && !l.surfaceMatch(i, mt)) {
+			out = append(out, l.valueMention(i, mt.end, vh.ids))
+			delete(values, mt.end-i)
+			hit = false
+		}
+		if hit && static.kind != kValue {
+			for _, id := range vh.ids {
+				v := l.vx.vals[id]
+				static.vals = append(static.vals, valCand{col: v.col, values: []string{v.value}, label: v.value, score: 1})
+			}
+			delete(values, mt.end-i)
+		}
+		out = append(out, static)
+	}
+	lengths := make([]int, 0, len(values))
+	for length := range values {
+		lengths = append(lengths, length)
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(lengths)))
+	for _, length := range lengths {
+		out = append(out, l.valueMention(i, i+length, values[length].ids))
+	}
+	return append(out, &mention{start: i, end: i + 1, kind: kUnknown})
+}
+
+// surfaceMatch reports whether one of a phrase's entries is written in the
+// lexicon exactly as in the question (not only by stem).
+func (l *linker) surfaceMatch(i int, mt match) bool {
+	q := strings.Join(l.texts[i:mt.end], " ")
+	for _, e := range mt.entries {
+		if e.text == q {
+			return true
+		}
+		for _, a := range e.alts {
+			if a == q {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (l *linker) valueMention(start, end int, ids []int32) *mention {
+	m := &mention{start: start, end: end, kind: kValue, conf: 1, entries: []entry{{kind: kValue}}}
+	for _, id := range ids {
+		v := l.vx.vals[id]
+		m.vals = append(m.vals, valCand{col: v.col, values: []string{v.value}, label: v.value, score: 1})
+	}
+	return m
+}
+
+func (l *linker) staticMention(i int, mt match) *mention {
+	m := &mention{start: i, end: mt.end, conf: 1}
+	m.entries = sortEntries(mt.entries)
+	m.kind = m.entries[0].kind
+	if m.kind == kValue || m.kind == kGroup || m.kind == kFlag {
+		for _, e := range m.entries {
+			if e.kind == m.kind {
+				m.vals = append(m.vals, valCand{col: e.column, values: e.values, label: e.label, score: 1})
+			}
+		}
+	}
+	if m.kind == kNumberWord {
+		m.kind, m.num = kNumber, m.entries[0].num
+	}
+	return m
+}
+
+func hasModelEntry(es []entry) bool {
+	for _, e := range es {
+		if e.model && e.kind != kStop {
+			return true
+		}
+	}
+	return false
+}
+
+func (l *linker) noteFuzzy(m *mention) {
+	for i := m.start; i < m.end; i++ {
+		if w, ok := l.fuzzy[i]; ok {
+			m.fuzzy = append(m.fuzzy, w)
+			m.conf = min(m.conf, 0.85*similarity(w, l.texts[i]))
+		}
+	}
+}
+
+// sortEntries orders meanings by kind rank, stably.
+func sortEntries(es []entry) []entry {
+	out := append([]entry(nil), es...)
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].kind.rank() < out[j-1].kind.rank(); j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// partialValues links runs of unknown words to values that contain them
+// ("Tesla" → "Tesla, Inc.", "vitamin D" → three vitamin D analytes).
+func (l *linker) partialValues(ms []*mention) []*mention {
+	var out []*mention
+	for i := 0; i < len(ms); {
+		if ms[i].kind != kUnknown {
+			out = append(out, ms[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(ms) && ms[j].kind == kUnknown && ms[j].start == ms[i].start+(j-i) {
+			j++
+		}
+		out = append(out, l.partialRun(ms[i:j])...)
+		i = j
+	}
+	return out
+}
+
+func (l *linker) partialRun(run []*mention) []*mention {
+	var out []*mention
+	for i := 0; i < len(run); {
+		matched := false
+		for k := len(run); k > i; k-- {
+			q := l.vstems[run[i].start:run[k-1].end]
+			cands := l.vx.partial(q)
+			// a word naming a small part of a long name is not a reference to it
+			// ("yet" in "Office mug - is it Friday yet?")
+			for len(cands) > 0 && cands[len(cands)-1].coverage < minCoverage {
+				cands = cands[:len(cands)-1]
+			}
+			if len(cands) == 0 {
+				continue
+			}
+			m := &mention{start: run[i].start, end: run[k-1].end, kind: kValue, partial: true, entries: []entry{{kind: kValue}}}
+			best := cands[0].coverage
+			for n, c := range cands {
+				if n >= 50 {
+					break
+				}
+				v := l.vx.vals[c.id]
+				m.vals = append(m.vals, valCand{col: v.col, values: []string{v.value}, label: v.value, score: partialScore(c.coverage)})
+			}
+			m.conf = partialScore(best)
+			l.noteFuzzy(m)
+			out = append(out, m)
+			i = k
+			matched = true
+			break
+		}
+		if !matched {
+			out = append(out, run[i])
+			i++
+		}
+	}
+	return out
+}
+
+// minCoverage is the least share of a value's distinctive words a phrase
+// must name to refer to it by part.
+const minCoverage = 0.34
+
+// partialScore is the confidence of a link by part of a value's name: a
+// fuzzy match (0.85) scaled by how much of the value the words name.
+func partialScore(coverage float64) float64 { return 0.85 * (0.5 + 0.5*coverage) }
+
+// words returns the question's words of a mention.
+func (l *linker) words(m *mention) string {
+	parts := make([]string, 0, m.end-m.start)
+	for _, t := range l.toks[m.start:m.end] {
+		parts = append(parts, t.Text)
+	}
+	return strings.Join(parts, " ")
+}

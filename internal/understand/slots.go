@@ -1,0 +1,200 @@
+package understand
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/clarify-sql/clarify/internal/model"
+)
+
+// Method says how a slot's choice was made; it sets the base confidence.
+type Method string
+
+// Methods, with their base confidence (ARCHITECTURE §4).
+const (
+	MethodExact      Method = "exact"      // 1.0
+	MethodUser       Method = "user"       // 1.0: the user answered
+	MethodFuzzy      Method = "fuzzy"      // 0.85 scaled by similarity
+	MethodPreference Method = "preference" // 0.9: the user's usual choice
+	MethodDefault    Method = "default"    // 0.7: the model's default
+	MethodSkip       Method = "skip"       // the user said "I don't know": best guess
+	MethodLLM        Method = "llm"
+)
+
+// Clarification kinds (eval-format.md).
+const (
+	KindVague       = "vague_qualifier"
+	KindColumn      = "column_ambiguity"
+	KindValue       = "value_ambiguity"
+	KindTable       = "table_ambiguity"
+	KindScope       = "scope"
+	KindTimeWindow  = "time_window"
+	KindRanking     = "ranking_metric"
+	KindFormat      = "format"
+	KindHistory     = "latest_or_history"
+	KindUnknown     = "unknown_term"
+	KindAggregation = "aggregation"
+	// KindTerm and KindSpelling are never asked; they are shown as assumptions.
+	KindTerm     = "term"
+	KindSpelling = "spelling"
+)
+
+// Priorities of clarifications, most urgent first.
+const (
+	Critical  = "critical"
+	Important = "important"
+	Helpful   = "helpful"
+)
+
+// Interpretation is what a question was understood to mean.
+type Interpretation struct {
+	// Question is the normalized question the slots' offsets refer to.
+	Question string
+	Lang     string
+	Intent   Intent
+	Subject  *model.Entity
+	// Slots are the decisions made, in the order of the question.
+	Slots []*Slot
+	// Query is the best-guess meaning with every slot's current choice.
+	Query *Query
+	// Linked are the question's words that linked to the model, and Unknown
+	// the content words that linked to nothing.
+	Linked  []string
+	Unknown []string
+	// Warnings report degraded understanding (values unavailable…).
+	Warnings []string
+}
+
+// Slot is one decision of an interpretation.
+type Slot struct {
+	Key      string
+	Kind     string
+	Priority string
+	// Text is the words of the question the slot is about.
+	Text    string
+	Options []*Option
+	// Chosen indexes Options; -1 when nothing could be chosen.
+	Chosen     int
+	Method     Method
+	Confidence float64
+	// Ask is set when the slot must be asked about in an interactive turn:
+	// a vague term, a near tie, a required but missing value.
+	Ask bool
+	// Critical slots are never assumed (scope): unresolved, they fail a
+	// non-interactive turn.
+	NeverAssume bool
+	Question    string
+	Context     string
+	// Why explains a default or an assumption.
+	Why string
+	// FreeText is the user's typed answer when it chose no listed option;
+	// Invalid explains why a typed answer could not be used.
+	FreeText string
+	Invalid  string
+}
+
+// Option is one possible choice of a slot.
+type Option struct {
+	ID          string
+	Label       string
+	Description string
+	BestGuess   bool
+
+	// payloads: what choosing the option means (one is set per slot kind)
+	entity  *model.Entity
+	column  *model.Column
+	values  []string
+	vopt    *model.Option
+	vague   *model.VagueTerm
+	window  *Window
+	cond    model.Cond
+	key     string // scope key
+	metric  *Agg
+	format  string
+	history string // latest | history
+	rewrite string
+	ignore  bool
+}
+
+// Choice returns the chosen option, or nil.
+func (s *Slot) Choice() *Option {
+	if s.Chosen < 0 || s.Chosen >= len(s.Options) {
+		return nil
+	}
+	return s.Options[s.Chosen]
+}
+
+// Best returns the best-guess option (the first when none is marked).
+func (s *Slot) Best() int {
+	for i, o := range s.Options {
+		if o.BestGuess {
+			return i
+		}
+	}
+	if len(s.Options) > 0 {
+		return 0
+	}
+	return -1
+}
+
+// Resolution is an answer to a slot: an option, free text, or "skip".
+type Resolution struct {
+	OptionID string
+	FreeText string
+	Skipped  bool
+	// Method is MethodUser (default) or MethodPreference.
+	Method Method
+	// Confidence overrides the method's base confidence when set.
+	Confidence float64
+}
+
+// applyRewrites replaces unknown words the user explained ("glorp" → "wound
+// area") before the question is linked again.
+func applyRewrites(q string, res map[string]Resolution) string {
+	keys := make([]string, 0, len(res))
+	for k := range res {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		r := res[k]
+		phrase, ok := strings.CutPrefix(k, "unknown:")
+		if !ok || r.Skipped {
+			continue
+		}
+		with := r.FreeText
+		if r.OptionID != "" {
+			if r.OptionID == "ignore" {
+				with = ""
+			} else if v, ok := strings.CutPrefix(r.OptionID, "use:"); ok {
+				with = v
+			}
+		}
+		q = replaceWords(q, phrase, Normalize(with))
+	}
+	return q
+}
+
+// replaceWords replaces whole-word occurrences of phrase in q.
+func replaceWords(q, phrase, with string) string {
+	if phrase == "" {
+		return q
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(q, phrase)
+		if i < 0 {
+			b.WriteString(q)
+			return b.String()
+		}
+		end := i + len(phrase)
+		if (i > 0 && isWordByte(q[i-1])) || (end < len(q) && isWordByte(q[end])) {
+			b.WriteString(q[:end])
+			q = q[end:]
+			continue
+		}
+		b.WriteString(q[:i])
+		b.WriteString(with)
+		q = q[end:]
+	}
+}

@@ -1,0 +1,105 @@
+-- list all symbols
+sqlite: SELECT "symbols"."symbol" AS "symbol", "symbols"."company" AS "company", "symbols"."sector" AS "sector", "symbols"."exchange" AS "exchange" FROM "symbols" ORDER BY "symbols"."symbol" ASC LIMIT ?
+postgres: SELECT "symbols"."symbol" AS "symbol", "symbols"."company" AS "company", "symbols"."sector" AS "sector", "symbols"."exchange" AS "exchange" FROM "symbols" ORDER BY "symbols"."symbol" ASC LIMIT $1
+mysql: SELECT `symbols`.`symbol` AS `symbol`, `symbols`.`company` AS `company`, `symbols`.`sector` AS `sector`, `symbols`.`exchange` AS `exchange` FROM `symbols` ORDER BY `symbols`.`symbol` ASC LIMIT ?
+
+-- How many symbols per sector?
+sqlite: SELECT "symbols"."sector" AS "sector", COUNT(*) AS "number_of_symbols" FROM "symbols" GROUP BY "symbols"."sector" ORDER BY "number_of_symbols" DESC, "symbols"."sector" LIMIT ?
+postgres: SELECT "symbols"."sector" AS "sector", COUNT(*) AS "number_of_symbols" FROM "symbols" GROUP BY "symbols"."sector" ORDER BY "number_of_symbols" DESC, "symbols"."sector" LIMIT $1
+mysql: SELECT `symbols`.`sector` AS `sector`, COUNT(*) AS `number_of_symbols` FROM `symbols` GROUP BY `symbols`.`sector` ORDER BY `number_of_symbols` DESC, `symbols`.`sector` LIMIT ?
+
+-- Which companies are in the Technology sector?
+sqlite: SELECT "symbols"."symbol" AS "symbol", "symbols"."company" AS "company", "symbols"."sector" AS "sector" FROM "symbols" WHERE "symbols"."sector" = ? ORDER BY "symbols"."symbol" ASC LIMIT ?
+postgres: SELECT "symbols"."symbol" AS "symbol", "symbols"."company" AS "company", "symbols"."sector" AS "sector" FROM "symbols" WHERE "symbols"."sector" = $1 ORDER BY "symbols"."symbol" ASC LIMIT $2
+mysql: SELECT `symbols`.`symbol` AS `symbol`, `symbols`.`company` AS `company`, `symbols`.`sector` AS `sector` FROM `symbols` WHERE `symbols`.`sector` = ? ORDER BY `symbols`.`symbol` ASC LIMIT ?
+
+-- What exchange is Coca-Cola listed on?
+sqlite: SELECT "symbols"."symbol" AS "symbol", "symbols"."company" AS "company", "symbols"."exchange" AS "exchange" FROM "symbols" WHERE "symbols"."company" = ? ORDER BY "symbols"."symbol" ASC LIMIT ?
+postgres: SELECT "symbols"."symbol" AS "symbol", "symbols"."company" AS "company", "symbols"."exchange" AS "exchange" FROM "symbols" WHERE "symbols"."company" = $1 ORDER BY "symbols"."symbol" ASC LIMIT $2
+mysql: SELECT `symbols`.`symbol` AS `symbol`, `symbols`.`company` AS `company`, `symbols`.`exchange` AS `exchange` FROM `symbols` WHERE `symbols`.`company` = ? ORDER BY `symbols`.`symbol` ASC LIMIT ?
+
+-- trades for NVDA today
+sqlite: SELECT "trades"."id" AS "id", "trades"."symbol" AS "symbol", "trades"."traded_at" AS "traded_at", "trades"."price" AS "price", "trades"."quantity" AS "quantity", "trades"."side" AS "side", "trades"."venue" AS "venue" FROM "trades" WHERE "trades"."symbol" = ? AND "trades"."traded_at" >= ? AND "trades"."traded_at" < ? ORDER BY "trades"."traded_at" DESC, "trades"."id" ASC LIMIT ?
+postgres: SELECT "trades"."id" AS "id", "trades"."symbol" AS "symbol", "trades"."traded_at" AS "traded_at", "trades"."price" AS "price", "trades"."quantity" AS "quantity", "trades"."side" AS "side", "trades"."venue" AS "venue" FROM "trades" WHERE "trades"."symbol" = $1 AND "trades"."traded_at" >= $2 AND "trades"."traded_at" < $3 ORDER BY "trades"."traded_at" DESC, "trades"."id" ASC LIMIT $4
+mysql: SELECT `trades`.`id` AS `id`, `trades`.`symbol` AS `symbol`, `trades`.`traded_at` AS `traded_at`, `trades`.`price` AS `price`, `trades`.`quantity` AS `quantity`, `trades`.`side` AS `side`, `trades`.`venue` AS `venue` FROM `trades` WHERE `trades`.`symbol` = ? AND `trades`.`traded_at` >= ? AND `trades`.`traded_at` < ? ORDER BY `trades`.`traded_at` DESC, `trades`.`id` ASC LIMIT ?
+
+-- How many trades were there in the last 7 days?
+sqlite: SELECT COUNT(*) AS "number_of_trades" FROM "trades" WHERE "trades"."traded_at" >= ?
+postgres: SELECT COUNT(*) AS "number_of_trades" FROM "trades" WHERE "trades"."traded_at" >= $1
+mysql: SELECT COUNT(*) AS `number_of_trades` FROM `trades` WHERE `trades`.`traded_at` >= ?
+
+-- total shares traded of AAPL in the last 30 days
+sqlite: SELECT SUM(trades.quantity) AS "shares_traded" FROM "trades" WHERE "trades"."symbol" = ? AND "trades"."traded_at" >= ?
+postgres: SELECT SUM(trades.quantity) AS "shares_traded" FROM "trades" WHERE "trades"."symbol" = $1 AND "trades"."traded_at" >= $2
+mysql: SELECT SUM(trades.quantity) AS `shares_traded` FROM `trades` WHERE `trades`.`symbol` = ? AND `trades`.`traded_at` >= ?
+
+-- average trade price of MSFT over the past 2 weeks
+sqlite: SELECT AVG("trades"."price") AS "average_trade_price" FROM "trades" WHERE "trades"."symbol" = ? AND "trades"."traded_at" >= ?
+postgres: SELECT AVG("trades"."price") AS "average_trade_price" FROM "trades" WHERE "trades"."symbol" = $1 AND "trades"."traded_at" >= $2
+mysql: SELECT AVG(CAST(`trades`.`price` AS DOUBLE)) AS `average_trade_price` FROM `trades` WHERE `trades`.`symbol` = ? AND `trades`.`traded_at` >= ?
+
+-- quotes for AMZN yesterday
+sqlite: SELECT "quotes"."id" AS "id", "quotes"."symbol" AS "symbol", "quotes"."quoted_at" AS "quoted_at", "quotes"."bid_price" AS "bid_price", "quotes"."ask_price" AS "ask_price", "quotes"."last_price" AS "last_price", "quotes"."bid_size" AS "bid_size", "quotes"."ask_size" AS "ask_size" FROM "quotes" WHERE "quotes"."symbol" = ? AND "quotes"."quoted_at" >= ? AND "quotes"."quoted_at" < ? ORDER BY "quotes"."quoted_at" DESC, "quotes"."id" ASC LIMIT ?
+postgres: SELECT "quotes"."id" AS "id", "quotes"."symbol" AS "symbol", "quotes"."quoted_at" AS "quoted_at", "quotes"."bid_price" AS "bid_price", "quotes"."ask_price" AS "ask_price", "quotes"."last_price" AS "last_price", "quotes"."bid_size" AS "bid_size", "quotes"."ask_size" AS "ask_size" FROM "quotes" WHERE "quotes"."symbol" = $1 AND "quotes"."quoted_at" >= $2 AND "quotes"."quoted_at" < $3 ORDER BY "quotes"."quoted_at" DESC, "quotes"."id" ASC LIMIT $4
+mysql: SELECT `quotes`.`id` AS `id`, `quotes`.`symbol` AS `symbol`, `quotes`.`quoted_at` AS `quoted_at`, `quotes`.`bid_price` AS `bid_price`, `quotes`.`ask_price` AS `ask_price`, `quotes`.`last_price` AS `last_price`, `quotes`.`bid_size` AS `bid_size`, `quotes`.`ask_size` AS `ask_size` FROM `quotes` WHERE `quotes`.`symbol` = ? AND `quotes`.`quoted_at` >= ? AND `quotes`.`quoted_at` < ? ORDER BY `quotes`.`quoted_at` DESC, `quotes`.`id` ASC LIMIT ?
+
+-- average bid price for GOOGL in the last 30 days
+sqlite: SELECT AVG("quotes"."bid_price") AS "average_bid_price" FROM "quotes" WHERE "quotes"."symbol" = ? AND "quotes"."quoted_at" >= ?
+postgres: SELECT AVG("quotes"."bid_price") AS "average_bid_price" FROM "quotes" WHERE "quotes"."symbol" = $1 AND "quotes"."quoted_at" >= $2
+mysql: SELECT AVG(CAST(`quotes`.`bid_price` AS DOUBLE)) AS `average_bid_price` FROM `quotes` WHERE `quotes`.`symbol` = ? AND `quotes`.`quoted_at` >= ?
+
+-- close price of Apple over the last 90 days
+sqlite: SELECT "daily_bars"."trade_date" AS "trade_date", "daily_bars"."symbol" AS "symbol", "daily_bars"."close_price" AS "close_price" FROM "daily_bars" JOIN "symbols" ON "symbols"."symbol" = "daily_bars"."symbol" WHERE "symbols"."company" = ? AND "daily_bars"."trade_date" >= ? ORDER BY "daily_bars"."trade_date" DESC, "daily_bars"."trade_date" ASC LIMIT ?
+postgres: SELECT "daily_bars"."trade_date" AS "trade_date", "daily_bars"."symbol" AS "symbol", "daily_bars"."close_price" AS "close_price" FROM "daily_bars" JOIN "symbols" ON "symbols"."symbol" = "daily_bars"."symbol" WHERE "symbols"."company" = $1 AND "daily_bars"."trade_date" >= $2 ORDER BY "daily_bars"."trade_date" DESC, "daily_bars"."trade_date" ASC LIMIT $3
+mysql: SELECT `daily_bars`.`trade_date` AS `trade_date`, `daily_bars`.`symbol` AS `symbol`, `daily_bars`.`close_price` AS `close_price` FROM `daily_bars` JOIN `symbols` ON `symbols`.`symbol` = `daily_bars`.`symbol` WHERE `symbols`.`company` = ? AND `daily_bars`.`trade_date` >= ? ORDER BY `daily_bars`.`trade_date` DESC, `daily_bars`.`trade_date` ASC LIMIT ?
+
+-- highest daily volume for JPM this month
+sqlite: SELECT MAX("daily_bars"."volume") AS "highest_volume" FROM "daily_bars" WHERE "daily_bars"."symbol" = ? AND "daily_bars"."trade_date" >= ?
+postgres: SELECT MAX("daily_bars"."volume") AS "highest_volume" FROM "daily_bars" WHERE "daily_bars"."symbol" = $1 AND "daily_bars"."trade_date" >= $2
+mysql: SELECT MAX(`daily_bars`.`volume`) AS `highest_volume` FROM `daily_bars` WHERE `daily_bars`.`symbol` = ? AND `daily_bars`.`trade_date` >= ?
+
+-- daily bars of XOM since 2026-10-01
+sqlite: SELECT "daily_bars"."symbol" AS "symbol", "daily_bars"."trade_date" AS "trade_date", "daily_bars"."open_price" AS "open_price", "daily_bars"."high_price" AS "high_price", "daily_bars"."low_price" AS "low_price", "daily_bars"."close_price" AS "close_price", "daily_bars"."volume" AS "volume" FROM "daily_bars" WHERE "daily_bars"."symbol" = ? AND "daily_bars"."trade_date" >= ? ORDER BY "daily_bars"."trade_date" DESC, "daily_bars"."trade_date" ASC LIMIT ?
+postgres: SELECT "daily_bars"."symbol" AS "symbol", "daily_bars"."trade_date" AS "trade_date", "daily_bars"."open_price" AS "open_price", "daily_bars"."high_price" AS "high_price", "daily_bars"."low_price" AS "low_price", "daily_bars"."close_price" AS "close_price", "daily_bars"."volume" AS "volume" FROM "daily_bars" WHERE "daily_bars"."symbol" = $1 AND "daily_bars"."trade_date" >= $2 ORDER BY "daily_bars"."trade_date" DESC, "daily_bars"."trade_date" ASC LIMIT $3
+mysql: SELECT `daily_bars`.`symbol` AS `symbol`, `daily_bars`.`trade_date` AS `trade_date`, `daily_bars`.`open_price` AS `open_price`, `daily_bars`.`high_price` AS `high_price`, `daily_bars`.`low_price` AS `low_price`, `daily_bars`.`close_price` AS `close_price`, `daily_bars`.`volume` AS `volume` FROM `daily_bars` WHERE `daily_bars`.`symbol` = ? AND `daily_bars`.`trade_date` >= ? ORDER BY `daily_bars`.`trade_date` DESC, `daily_bars`.`trade_date` ASC LIMIT ?
+
+-- top 5 symbols by traded value in the last 30 days
+sqlite: SELECT "symbols"."symbol" AS "symbol", "symbols"."company" AS "company", SUM(trades.price * trades.quantity) AS "traded_value" FROM "trades" JOIN "symbols" ON "symbols"."symbol" = "trades"."symbol" WHERE "trades"."traded_at" >= ? GROUP BY "symbols"."symbol", "symbols"."company" ORDER BY "traded_value" DESC, "symbols"."symbol" ASC LIMIT ?
+postgres: SELECT "symbols"."symbol" AS "symbol", "symbols"."company" AS "company", SUM(trades.price * trades.quantity) AS "traded_value" FROM "trades" JOIN "symbols" ON "symbols"."symbol" = "trades"."symbol" WHERE "trades"."traded_at" >= $1 GROUP BY "symbols"."symbol", "symbols"."company" ORDER BY "traded_value" DESC, "symbols"."symbol" ASC LIMIT $2
+mysql: SELECT `symbols`.`symbol` AS `symbol`, `symbols`.`company` AS `company`, SUM(trades.price * trades.quantity) AS `traded_value` FROM `trades` JOIN `symbols` ON `symbols`.`symbol` = `trades`.`symbol` WHERE `trades`.`traded_at` >= ? GROUP BY `symbols`.`symbol`, `symbols`.`company` ORDER BY `traded_value` DESC, `symbols`.`symbol` ASC LIMIT ?
+
+-- sell trades of Tesla over 10,000 shares in the last 30 days
+sqlite: SELECT "trades"."id" AS "id", "trades"."symbol" AS "symbol", "trades"."traded_at" AS "traded_at", "trades"."price" AS "price", "trades"."quantity" AS "quantity", "trades"."side" AS "side", "trades"."venue" AS "venue" FROM "trades" JOIN "symbols" ON "symbols"."symbol" = "trades"."symbol" WHERE "trades"."side" = ? AND "symbols"."company" = ? AND "trades"."quantity" > ? AND "trades"."traded_at" >= ? ORDER BY "trades"."traded_at" DESC, "trades"."id" ASC LIMIT ?
+postgres: SELECT "trades"."id" AS "id", "trades"."symbol" AS "symbol", "trades"."traded_at" AS "traded_at", "trades"."price" AS "price", "trades"."quantity" AS "quantity", "trades"."side" AS "side", "trades"."venue" AS "venue" FROM "trades" JOIN "symbols" ON "symbols"."symbol" = "trades"."symbol" WHERE "trades"."side" = $1 AND "symbols"."company" = $2 AND "trades"."quantity" > $3 AND "trades"."traded_at" >= $4 ORDER BY "trades"."traded_at" DESC, "trades"."id" ASC LIMIT $5
+mysql: SELECT `trades`.`id` AS `id`, `trades`.`symbol` AS `symbol`, `trades`.`traded_at` AS `traded_at`, `trades`.`price` AS `price`, `trades`.`quantity` AS `quantity`, `trades`.`side` AS `side`, `trades`.`venue` AS `venue` FROM `trades` JOIN `symbols` ON `symbols`.`symbol` = `trades`.`symbol` WHERE `trades`.`side` = ? AND `symbols`.`company` = ? AND `trades`.`quantity` > ? AND `trades`.`traded_at` >= ? ORDER BY `trades`.`traded_at` DESC, `trades`.`id` ASC LIMIT ?
+
+-- trades of INTC on IEX in the last 7 days
+sqlite: SELECT "trades"."id" AS "id", "trades"."symbol" AS "symbol", "trades"."traded_at" AS "traded_at", "trades"."price" AS "price", "trades"."quantity" AS "quantity", "trades"."side" AS "side", "trades"."venue" AS "venue" FROM "trades" WHERE "trades"."symbol" = ? AND "trades"."venue" = ? AND "trades"."traded_at" >= ? ORDER BY "trades"."traded_at" DESC, "trades"."id" ASC LIMIT ?
+postgres: SELECT "trades"."id" AS "id", "trades"."symbol" AS "symbol", "trades"."traded_at" AS "traded_at", "trades"."price" AS "price", "trades"."quantity" AS "quantity", "trades"."side" AS "side", "trades"."venue" AS "venue" FROM "trades" WHERE "trades"."symbol" = $1 AND "trades"."venue" = $2 AND "trades"."traded_at" >= $3 ORDER BY "trades"."traded_at" DESC, "trades"."id" ASC LIMIT $4
+mysql: SELECT `trades`.`id` AS `id`, `trades`.`symbol` AS `symbol`, `trades`.`traded_at` AS `traded_at`, `trades`.`price` AS `price`, `trades`.`quantity` AS `quantity`, `trades`.`side` AS `side`, `trades`.`venue` AS `venue` FROM `trades` WHERE `trades`.`symbol` = ? AND `trades`.`venue` = ? AND `trades`.`traded_at` >= ? ORDER BY `trades`.`traded_at` DESC, `trades`.`id` ASC LIMIT ?
+
+-- number of trades by venue in the last 30 days
+sqlite: SELECT "trades"."venue" AS "venue", COUNT(*) AS "number_of_trades" FROM "trades" WHERE "trades"."traded_at" >= ? GROUP BY "trades"."venue" ORDER BY "number_of_trades" DESC, "trades"."venue" LIMIT ?
+postgres: SELECT "trades"."venue" AS "venue", COUNT(*) AS "number_of_trades" FROM "trades" WHERE "trades"."traded_at" >= $1 GROUP BY "trades"."venue" ORDER BY "number_of_trades" DESC, "trades"."venue" LIMIT $2
+mysql: SELECT `trades`.`venue` AS `venue`, COUNT(*) AS `number_of_trades` FROM `trades` WHERE `trades`.`traded_at` >= ? GROUP BY `trades`.`venue` ORDER BY `number_of_trades` DESC, `trades`.`venue` LIMIT ?
+
+-- large trades for META
+sqlite: SELECT "trades"."id" AS "id", "trades"."symbol" AS "symbol", "trades"."traded_at" AS "traded_at", "trades"."price" AS "price", "trades"."quantity" AS "quantity", "trades"."side" AS "side", "trades"."venue" AS "venue" FROM "trades" WHERE "trades"."quantity" > ? AND "trades"."symbol" = ? AND "trades"."traded_at" >= ? ORDER BY "trades"."traded_at" DESC, "trades"."id" ASC LIMIT ?
+postgres: SELECT "trades"."id" AS "id", "trades"."symbol" AS "symbol", "trades"."traded_at" AS "traded_at", "trades"."price" AS "price", "trades"."quantity" AS "quantity", "trades"."side" AS "side", "trades"."venue" AS "venue" FROM "trades" WHERE "trades"."quantity" > $1 AND "trades"."symbol" = $2 AND "trades"."traded_at" >= $3 ORDER BY "trades"."traded_at" DESC, "trades"."id" ASC LIMIT $4
+mysql: SELECT `trades`.`id` AS `id`, `trades`.`symbol` AS `symbol`, `trades`.`traded_at` AS `traded_at`, `trades`.`price` AS `price`, `trades`.`quantity` AS `quantity`, `trades`.`side` AS `side`, `trades`.`venue` AS `venue` FROM `trades` WHERE `trades`.`quantity` > ? AND `trades`.`symbol` = ? AND `trades`.`traded_at` >= ? ORDER BY `trades`.`traded_at` DESC, `trades`.`id` ASC LIMIT ?
+
+-- What is the price of Visa?
+sqlite: SELECT "trades"."id" AS "id", "trades"."symbol" AS "symbol", "trades"."traded_at" AS "traded_at", "trades"."price" AS "price" FROM "trades" JOIN "symbols" ON "symbols"."symbol" = "trades"."symbol" WHERE "symbols"."company" = ? AND "trades"."traded_at" >= ? ORDER BY "trades"."traded_at" DESC, "trades"."id" ASC LIMIT ?
+postgres: SELECT "trades"."id" AS "id", "trades"."symbol" AS "symbol", "trades"."traded_at" AS "traded_at", "trades"."price" AS "price" FROM "trades" JOIN "symbols" ON "symbols"."symbol" = "trades"."symbol" WHERE "symbols"."company" = $1 AND "trades"."traded_at" >= $2 ORDER BY "trades"."traded_at" DESC, "trades"."id" ASC LIMIT $3
+mysql: SELECT `trades`.`id` AS `id`, `trades`.`symbol` AS `symbol`, `trades`.`traded_at` AS `traded_at`, `trades`.`price` AS `price` FROM `trades` JOIN `symbols` ON `symbols`.`symbol` = `trades`.`symbol` WHERE `symbols`.`company` = ? AND `trades`.`traded_at` >= ? ORDER BY `trades`.`traded_at` DESC, `trades`.`id` ASC LIMIT ?
+
+-- recent quotes for PepsiCo
+sqlite: SELECT "quotes"."id" AS "id", "quotes"."symbol" AS "symbol", "quotes"."quoted_at" AS "quoted_at", "quotes"."bid_price" AS "bid_price", "quotes"."ask_price" AS "ask_price", "quotes"."last_price" AS "last_price", "quotes"."bid_size" AS "bid_size", "quotes"."ask_size" AS "ask_size" FROM "quotes" JOIN "symbols" ON "symbols"."symbol" = "quotes"."symbol" WHERE "symbols"."company" = ? AND "quotes"."quoted_at" >= ? ORDER BY "quotes"."quoted_at" DESC, "quotes"."id" ASC LIMIT ?
+postgres: SELECT "quotes"."id" AS "id", "quotes"."symbol" AS "symbol", "quotes"."quoted_at" AS "quoted_at", "quotes"."bid_price" AS "bid_price", "quotes"."ask_price" AS "ask_price", "quotes"."last_price" AS "last_price", "quotes"."bid_size" AS "bid_size", "quotes"."ask_size" AS "ask_size" FROM "quotes" JOIN "symbols" ON "symbols"."symbol" = "quotes"."symbol" WHERE "symbols"."company" = $1 AND "quotes"."quoted_at" >= $2 ORDER BY "quotes"."quoted_at" DESC, "quotes"."id" ASC LIMIT $3
+mysql: SELECT `quotes`.`id` AS `id`, `quotes`.`symbol` AS `symbol`, `quotes`.`quoted_at` AS `quoted_at`, `quotes`.`bid_price` AS `bid_price`, `quotes`.`ask_price` AS `ask_price`, `quotes`.`last_price` AS `last_price`, `quotes`.`bid_size` AS `bid_size`, `quotes`.`ask_size` AS `ask_size` FROM `quotes` JOIN `symbols` ON `symbols`.`symbol` = `quotes`.`symbol` WHERE `symbols`.`company` = ? AND `quotes`.`quoted_at` >= ? ORDER BY `quotes`.`quoted_at` DESC, `quotes`.`id` ASC LIMIT ?
+
+-- trade volume trend over the last 30 days
+sqlite: SELECT strftime('%Y-%m-%d', "daily_bars"."trade_date") AS "day", SUM("daily_bars"."volume") AS "total_volume" FROM "daily_bars" WHERE "daily_bars"."trade_date" >= ? GROUP BY strftime('%Y-%m-%d', "daily_bars"."trade_date") ORDER BY strftime('%Y-%m-%d', "daily_bars"."trade_date") LIMIT ?
+postgres: SELECT to_char(CAST("daily_bars"."trade_date" AS timestamp), 'YYYY-MM-DD') AS "day", SUM("daily_bars"."volume") AS "total_volume" FROM "daily_bars" WHERE "daily_bars"."trade_date" >= $1 GROUP BY to_char(CAST("daily_bars"."trade_date" AS timestamp), 'YYYY-MM-DD') ORDER BY to_char(CAST("daily_bars"."trade_date" AS timestamp), 'YYYY-MM-DD') LIMIT $2
+mysql: SELECT DATE_FORMAT(`daily_bars`.`trade_date`, '%Y-%m-%d') AS `day`, SUM(`daily_bars`.`volume`) AS `total_volume` FROM `daily_bars` WHERE `daily_bars`.`trade_date` >= ? GROUP BY DATE_FORMAT(`daily_bars`.`trade_date`, '%Y-%m-%d') ORDER BY DATE_FORMAT(`daily_bars`.`trade_date`, '%Y-%m-%d') LIMIT ?
+

@@ -1,0 +1,133 @@
+package understand
+
+// The built-in vocabulary: words whose meaning does not depend on the model.
+// Phrases are written naturally and stemmed when the lexicon is built.
+
+var countWords = []string{
+	"how many", "number of", "count", "count of", "total number of", "the number of", "tally",
+	"how much of", "quantity of", // "quantity of" only when no column claims it
+	"сколько", "количество", "число",
+}
+
+var aggWords = map[string][]string{
+	"avg": {"average", "avg", "mean", "typical", "средний", "среднее", "средняя", "в среднем"},
+	"sum": {"total", "sum", "sum of", "combined", "overall", "суммарный", "сумма", "итого", "общий", "общая"},
+	"max": {"highest", "maximum", "max", "peak", "greatest", "максимальный", "максимальная", "наибольший", "самый высокий"},
+	"min": {"lowest", "minimum", "min", "least", "минимальный", "минимальная", "наименьший", "самый низкий"},
+}
+
+var topWords = []string{"top", "best", "leading", "most popular", "biggest", "best selling", "best-selling", "bestselling", "top selling", "top-selling", "most sold", "лучший", "лучшие", "топ"}
+
+// mostWords rank by a count or measure named after them: "the clinic with
+// the most patients".
+var mostWords = map[string][]string{
+	"max": {"most", "highest number of", "largest number of", "больше всего", "наибольшее число"},
+	"min": {"fewest", "least", "lowest number of", "smallest number of", "меньше всего"},
+}
+
+// bucketWords group a trend by a period.
+var bucketWords = map[string][]string{
+	"day":   {"daily", "per day", "each day", "every day", "by day", "day by day", "по дням"},
+	"week":  {"weekly", "per week", "each week", "every week", "by week", "week by week", "по неделям"},
+	"month": {"monthly", "per month", "each month", "every month", "by month", "month by month", "по месяцам"},
+	"year":  {"yearly", "annually", "annual", "per year", "each year", "every year", "by year", "year by year", "по годам"},
+}
+
+var bottomWords = []string{"worst", "bottom", "least popular", "худший", "худшие"}
+
+var byWords = []string{"by", "broken down by", "grouped by", "group by", "split by", "in terms of", "по"}
+
+var perWords = []string{"per", "for each", "for every", "each", "by each", "для каждого", "на каждый", "в разбивке по"}
+
+var notWords = []string{"not", "no", "non", "without", "excluding", "except", "other than", "never", "не", "без", "кроме"}
+
+var cmpWords = map[string][]string{
+	">":       {"over", "above", "more than", "greater than", "higher than", "larger than", "bigger than", "exceeding", "exceeds", "exceed", "in excess of", "больше", "более", "свыше", "выше", "больше чем"},
+	">=":      {"at least", "minimum of", "or more", "не менее", "не меньше"},
+	"<=":      {"at most", "no more than", "up to", "maximum of", "or less", "не более", "не больше"},
+	"<":       {"under", "below", "less than", "fewer than", "lower than", "smaller than", "меньше", "менее", "ниже", "меньше чем"},
+	"=":       {"equal to", "equals", "exactly", "равно", "ровно"},
+	"between": {"between", "from", "in the range", "ranging from", "между", "от"},
+}
+
+var trendWords = []string{"trend", "trends", "trending", "over time", "time series", "evolution", "trajectory", "progression", "timeline", "динамика", "тренд", "по времени"}
+
+var latestWords = []string{"latest", "most recent", "newest", "current", "last", "последний", "последняя", "последнее", "свежий"}
+
+var earliestWords = []string{"earliest", "first", "oldest", "первый", "самый ранний"}
+
+var ascWords = []string{"ascending", "lowest first", "smallest first", "по возрастанию"}
+
+var descWords = []string{"descending", "highest first", "largest first", "по убыванию"}
+
+var orderWords = []string{"sorted by", "sort by", "order by", "ordered by", "ranked by", "sorted", "отсортировать по"}
+
+var plotWords = []string{"plot", "chart", "graph", "visualize", "visualise", "draw", "line chart", "bar chart", "график", "графиком", "диаграмма", "построй", "нарисуй"}
+
+var tableWords = []string{"table", "tabular", "as a table", "in a table", "spreadsheet", "таблица", "таблицей", "таблицу", "в виде таблицы"}
+
+var historyWords = []string{"history", "all", "over time", "trend", "changes", "all time", "historical", "every", "история", "историю", "динамика", "все", "всё"}
+
+// genericWords name data in general without naming an entity.
+var genericWords = []string{"data", "info", "information", "records", "record", "rows", "row", "entries", "entry",
+	"details", "detail", "stuff", "everything", "things", "thing", "values", "numbers", "figures", "stats",
+	"statistics", "database", "table contents", "данные", "информация", "записи"}
+
+// listWords ask to see rows; they carry no meaning beyond "list".
+var listWords = []string{"show", "list", "display", "give", "get", "find", "see", "view", "tell", "fetch",
+	"pull", "return", "bring", "look", "search", "retrieve", "report", "print", "output", "provide", "lookup",
+	"which", "what", "who", "whose", "whom", "where",
+	"покажи", "покажите", "показать", "выведи", "выведите", "дай", "дайте", "найди", "найдите", "какой", "какие", "какая", "кто"}
+
+// stopWords are fillers with no meaning for a query.
+var stopWords = []string{
+	"a", "an", "the", "of", "in", "on", "at", "to", "for", "with", "from", "into", "onto", "about", "across",
+	"among", "through", "during", "via", "within", "as", "than", "and", "or", "but", "so", "if", "then",
+	"me", "i", "we", "us", "you", "they", "them", "it", "its", "he", "she", "his", "her", "him", "their", "theirs",
+	"our", "ours", "your", "yours", "my", "mine", "myself", "ourselves",
+	"is", "are", "was", "were", "be", "been", "being", "am", "do", "does", "did", "done", "doing", "have", "has",
+	"had", "having", "get", "got", "gets", "getting", "go", "goes", "went", "make", "made", "making",
+	"can", "could", "would", "should", "will", "shall", "may", "might", "must", "need", "needs", "want", "wants",
+	"like", "please", "kindly", "thanks", "thank", "hi", "hello", "hey", "okay", "ok",
+	"this", "that", "these", "those", "there", "here", "any", "some", "such", "both", "either", "neither",
+	"also", "just", "only", "even", "still", "already", "ever", "really", "actually", "currently", "presently",
+	"right", "now", "at the moment", "so far", "to date", "altogether", "in total", "whole", "entire",
+	"much", "many", "lot", "lots", "bunch", "couple", "several", "various", "different", "other",
+	"how", "when", "why", "whether", "which", "what", "who", "whom", "whose", "where",
+	"exist", "exists", "existing", "available", "known", "recorded", "registered", "stored", "listed", "placed",
+	"happened", "occurred", "logged", "entered", "tracked", "kept", "held", "included", "contained", "present",
+	"currently", "one", "ones", "someone", "something", "anything", "each of", "every one",
+	"i'd", "id", "let", "lets", "know", "tell me", "show me", "give me", "i want", "i need", "can you", "could you",
+	"would you", "please show", "list of", "a list of", "the list of", "set", "group of", "kind", "kinds", "sort",
+	"type of", "sorts", "amount", "level", "levels", "value", "result", "results", "much", "up", "out", "off",
+	"all", "overall", "separately", "group", "groups", "selling", "sold", "bought", "purchased", "made", "done",
+	// linking verbs and adverbs that carry no condition of their own
+	"break", "down", "yet", "take", "took", "taken", "takes", "generate", "generated", "generates", "belong", "belongs",
+	"belonged", "located", "based", "situated", "bring", "brings", "brought", "produce", "produced", "record",
+	"occur", "occurs", "happen", "happens", "contain", "contains", "include", "includes", "involve", "involved",
+	"receive", "received", "receives", "got", "see", "seen", "appear", "appears", "exist", "currently", "ago", "ever",
+	"still", "please", "thanks", "just", "also", "again", "far", "recorded", "registered", "logged", "entered",
+	"look", "like", "looks", "show", "shown", "give", "given", "list", "listed", "total", "totals",
+	"come", "came", "coming", "comes", "went", "gone", "expected", "expect", "issued", "issue", "sent", "raised", "performed", "conducted", "carried", "completed", "processed", "filed",
+	"handled", "booked", "logged", "full", "complete", "entire", "reached", "hit", "achieved", "saw", "seen", "happened",
+	"раз", "сдавал", "сдавала", "сдавали", "сдал", "сдала", "был", "была", "было", "были", "есть", "всего", "мне", "нам", "respectively", "etc", "in the", "into", "together",
+	"и", "в", "во", "на", "за", "с", "со", "у", "о", "об", "от", "до", "для", "из", "к", "по", "мне", "меня",
+	"пожалуйста", "это", "эти", "этот", "есть", "был", "были", "было", "какие", "мои", "мой", "моя", "моё",
+}
+
+// unitWords are measurement words; they attach numbers to columns.
+var unitWords = []string{"cm2", "cm", "mm", "square centimeters", "square centimetres", "sq cm", "cm²",
+	"days", "day", "weeks", "week", "months", "month", "years", "year", "hours", "hour", "minutes", "shares", "share", "units", "unit", "pieces",
+	"usd", "dollars", "dollar", "$", "eur", "euro", "euros", "%", "percent", "percentage", "kg", "mg", "mg/dl",
+	"ng/ml", "points", "pts", "times", "items", "orders", "лет", "дней", "штук"}
+
+var numberWords = map[string]float64{
+	"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+	"ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "fifty": 50,
+	"hundred": 100, "dozen": 12, "a dozen": 12,
+	"один": 1, "два": 2, "три": 3, "пять": 5, "десять": 10,
+}
+
+// noiseWords do not make a value distinct: "Tesla" fully names "Tesla, Inc.".
+var noiseWords = []string{"inc", "incorporated", "corp", "corporation", "co", "company", "the", "ltd", "llc",
+	"plc", "limited", "group", "&", "and", "of"}
