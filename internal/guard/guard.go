@@ -1,0 +1,397 @@
+package guard
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/clarify-sql/clarify/internal/model"
+)
+
+// Rejection codes. They are stable: clients and the CLI rely on them.
+const (
+	// CodeValidation rejects a statement that is not one read-only SELECT
+	// over the model, or that uses something the guard does not allow.
+	CodeValidation = "VALIDATION_FAILED"
+	// CodeScope rejects a statement that would read a scoped table in a way
+	// the guard cannot restrict to the conversation's scope value.
+	CodeScope = "SCOPE_VIOLATION"
+)
+
+// Error is a statement the guard refuses. Reason says what to change; it
+// names tables, columns, functions and constructs but never repeats a
+// literal of the statement or anything read from a database.
+type Error struct {
+	Code   string
+	Reason string
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Reason }
+
+func reject(format string, args ...any) error {
+	return &Error{Code: CodeValidation, Reason: fmt.Sprintf(format, args...)}
+}
+
+func scopeViolation(format string, args ...any) error {
+	return &Error{Code: CodeScope, Reason: fmt.Sprintf(format, args...)}
+}
+
+// Options tune a guard. The zero value means the defaults.
+type Options struct {
+	// RowCap is the most rows an answer may show (default 1000). Every
+	// accepted statement has LIMIT RowCap+1 or lower, so execution can tell
+	// that an answer was truncated.
+	RowCap int
+	// MaxLength is the longest statement accepted, in bytes (default
+	// 32 KiB). Longer statements are rejected before parsing.
+	MaxLength int
+	// MaxDepth is the deepest parenthesis nesting accepted (default 64).
+	MaxDepth int
+	// MaxSelects is the most SELECT keywords (queries and subqueries) a
+	// statement may hold (default 64); MaxSetOps the most UNION, INTERSECT
+	// and EXCEPT (default 32). Both bound the parsers' and printers' work.
+	MaxSelects int
+	MaxSetOps  int
+}
+
+func (o *Options) defaults() {
+	if o.RowCap <= 0 {
+		o.RowCap = 1000
+	}
+	if o.MaxLength <= 0 {
+		o.MaxLength = 32 << 10
+	}
+	if o.MaxSelects <= 0 {
+		o.MaxSelects = 64
+	}
+	if o.MaxSetOps <= 0 {
+		o.MaxSetOps = 32
+	}
+	if o.MaxDepth <= 0 {
+		o.MaxDepth = 64
+	}
+}
+
+// Scope is the one scope value a conversation is limited to: the key of
+// one row of the model's scope entity (labs: one patient's id).
+type Scope struct {
+	Value string
+}
+
+// Statement is an accepted statement: the SQL to execute, printed from the
+// checked tree, and its arguments (a copy when the guard changed one).
+type Statement struct {
+	SQL  string
+	Args []any
+}
+
+// Guard checks statements for one model and dialect. It is safe for
+// concurrent use.
+type Guard struct {
+	m   *model.Model
+	d   model.Dialect
+	opt Options
+	// scoped maps each entity whose rows belong to one scope value to how
+	// its rows are filtered; nil when the model has no scope.
+	scoped map[*model.Entity]*scopePath
+	// unscopable names scoped entities without a many-to-one path to the
+	// scope entity (a model mistake CheckModel reports).
+	unscopable map[*model.Entity]bool
+
+	initOnce sync.Once
+	initErr  error
+	impl     checker
+
+	// cache remembers recent verdicts: Clarify checks the same compiled
+	// statements again and again (previews, repeated questions).
+	cacheMu sync.Mutex
+	cache   map[string]verdict
+
+	// skipParser is a test-only hook (export_test.go): Check then returns
+	// the statement unchanged, so tests can show what execution alone stops.
+	skipParser bool
+	// panics is a test-only hook for fuzzing: parser panics propagate.
+	panics bool
+}
+
+// verdict is a cached result of Check.
+type verdict struct {
+	st  *Statement
+	err error
+}
+
+// cacheSize bounds the verdict cache; it is cleared when full.
+const cacheSize = 1024
+
+func cacheKey(sql string, args []any, sc *Scope) string {
+	var b strings.Builder
+	if sc != nil {
+		b.WriteString(sc.Value)
+	}
+	b.WriteByte(0)
+	b.WriteString(sql)
+	for _, a := range args {
+		fmt.Fprintf(&b, "\x00%T:%v", a, a)
+	}
+	return b.String()
+}
+
+// checker is one dialect's parser, rules and printer.
+type checker interface {
+	check(g *Guard, sql string, args []any, sc *Scope) (*Statement, error)
+}
+
+// New returns a guard for a model's statements in a dialect.
+func New(m *model.Model, d model.Dialect, opt Options) *Guard {
+	opt.defaults()
+	g := &Guard{m: m, d: d, opt: opt}
+	g.scoped, g.unscopable = scopePaths(m)
+	return g
+}
+
+// Dialect returns the dialect the guard checks.
+func (g *Guard) Dialect() model.Dialect { return g.d }
+
+// Check parses sql and returns the statement to execute in its place, or an
+// *Error saying why it may not run. args are the statement's bound
+// arguments (placeholders: ? for SQLite and MySQL, $1… for PostgreSQL).
+// A nil scope means the conversation is not scoped.
+func (g *Guard) Check(sql string, args []any, scope *Scope) (st *Statement, err error) {
+	g.initOnce.Do(g.init)
+	if g.initErr != nil {
+		return nil, g.initErr
+	}
+	if g.skipParser {
+		return &Statement{SQL: sql, Args: args}, nil
+	}
+	if err := g.precheck(sql); err != nil {
+		return nil, err
+	}
+	key := cacheKey(sql, args, scope)
+	g.cacheMu.Lock()
+	v, hit := g.cache[key]
+	g.cacheMu.Unlock()
+	if hit {
+		if v.err != nil {
+			return nil, v.err
+		}
+		return &Statement{SQL: v.st.SQL, Args: append([]any(nil), v.st.Args...)}, nil
+	}
+	st, err = g.check(sql, args, scope)
+	if _, rejected := IsRejection(err); err == nil || rejected {
+		g.cacheMu.Lock()
+		if g.cache == nil || len(g.cache) >= cacheSize {
+			g.cache = make(map[string]verdict, cacheSize)
+		}
+		if st != nil {
+			g.cache[key] = verdict{st: &Statement{SQL: st.SQL, Args: append([]any(nil), st.Args...)}}
+		} else {
+			g.cache[key] = verdict{err: err}
+		}
+		g.cacheMu.Unlock()
+	}
+	return st, err
+}
+
+// errParserPanic marks a third-party parser that panicked on its input.
+var errParserPanic = errors.New("the parser failed on the statement")
+
+// safely runs a third-party parser and turns a panic into errParserPanic:
+// a parser's bug must not take the process down, and fuzzing, which lets
+// panics in the guard's own code escape, must not stop at a bug in code we
+// do not own (Vitess panics on "@@global." with no name, for one).
+func safely[T any](parse func() (T, error)) (v T, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			var zero T
+			v, err = zero, fmt.Errorf("%w: %v", errParserPanic, r)
+		}
+	}()
+	return parse()
+}
+
+// check checks one statement, uncached.
+func (g *Guard) check(sql string, args []any, scope *Scope) (st *Statement, err error) {
+	if scope != nil {
+		if err := checkScopeValue(scope.Value); err != nil {
+			return nil, err
+		}
+		if g.m.Scope == nil {
+			return nil, scopeViolation("the model has no scope entity, so a statement cannot be scoped")
+		}
+	}
+	defer func() {
+		// Parsers are third-party code: never let one take the process down.
+		if !g.panics {
+			if r := recover(); r != nil {
+				st, err = nil, reject("the statement could not be checked (parser failure)")
+			}
+		}
+	}()
+	return g.impl.check(g, sql, args, scope)
+}
+
+func (g *Guard) init() {
+	switch g.d {
+	case model.SQLite:
+		g.impl, g.initErr = newSQLiteChecker(g)
+	case model.Postgres:
+		g.impl = &pgChecker{}
+	case model.MySQL:
+		g.impl, g.initErr = newMySQLChecker()
+	default:
+		g.initErr = fmt.Errorf("guard: unknown dialect %q", g.d)
+	}
+}
+
+// limit is the LIMIT every accepted statement stays at or under.
+func (g *Guard) limit() int64 { return int64(g.opt.RowCap) + 1 }
+
+// precheck bounds the work the parsers are given: length, nesting, and
+// bytes no SQL needs.
+func (g *Guard) precheck(sql string) error {
+	if strings.TrimSpace(sql) == "" {
+		return reject("the statement is empty")
+	}
+	if len(sql) > g.opt.MaxLength {
+		return reject("the statement is %d bytes long; at most %d are accepted", len(sql), g.opt.MaxLength)
+	}
+	if !utf8.ValidString(sql) {
+		return reject("the statement is not valid UTF-8")
+	}
+	if strings.IndexByte(sql, 0) >= 0 {
+		return reject("the statement contains a NUL byte")
+	}
+	if d := nesting(sql, g.d); d > g.opt.MaxDepth {
+		return reject("the statement nests parentheses %d deep; at most %d are accepted", d, g.opt.MaxDepth)
+	}
+	words := countWords(sql, "select", "union", "intersect", "except")
+	if n := words["select"]; n > g.opt.MaxSelects {
+		return reject("the statement has %d SELECTs; at most %d are accepted", n, g.opt.MaxSelects)
+	}
+	if n := words["union"] + words["intersect"] + words["except"]; n > g.opt.MaxSetOps {
+		return reject("the statement has %d set operations (UNION …); at most %d are accepted", n, g.opt.MaxSetOps)
+	}
+	return nil
+}
+
+// countWords counts whole-word occurrences of words (lower case) anywhere
+// in s, quotes and comments included: an over-count only refuses sooner.
+func countWords(s string, words ...string) map[string]int {
+	out := make(map[string]int, len(words))
+	isWord := func(c byte) bool {
+		return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	for i := 0; i < len(s); {
+		if !isWord(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isWord(s[j]) {
+			j++
+		}
+		for _, w := range words {
+			if len(w) == j-i && strings.EqualFold(s[i:j], w) {
+				out[w]++
+				break
+			}
+		}
+		i = j
+	}
+	return out
+}
+
+// nesting returns the deepest parenthesis nesting outside quotes and
+// comments. It is a bound on parser work, not a parser: a miscount only
+// moves the point where a deep statement is refused.
+func nesting(s string, d model.Dialect) int {
+	depth, deepest := 0, 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '(':
+			depth++
+			deepest = max(deepest, depth)
+		case c == ')':
+			depth--
+		case c == '\'' || c == '"' || c == '`' || (c == '[' && d == model.SQLite):
+			end := c
+			if c == '[' {
+				end = ']'
+			}
+			for i++; i < len(s); i++ {
+				if s[i] == '\\' && d == model.MySQL {
+					i++
+					continue
+				}
+				if s[i] == end {
+					break
+				}
+			}
+		case c == '-' && i+1 < len(s) && s[i+1] == '-', c == '#' && d == model.MySQL:
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+		case c == '/' && i+1 < len(s) && s[i+1] == '*':
+			if j := strings.Index(s[i+2:], "*/"); j >= 0 {
+				i += j + 3
+			} else {
+				i = len(s)
+			}
+		}
+	}
+	return deepest
+}
+
+// checkScopeValue refuses scope values that are not plain printable text.
+func checkScopeValue(v string) error {
+	if v == "" {
+		return scopeViolation("the scope value is empty")
+	}
+	if len(v) > 200 || !utf8.ValidString(v) {
+		return scopeViolation("the scope value must be printable text of at most 200 bytes")
+	}
+	for _, r := range v {
+		if unicode.IsControl(r) {
+			return scopeViolation("the scope value must be printable text of at most 200 bytes")
+		}
+	}
+	return nil
+}
+
+// entityByTable finds the model entity of a table name, case-insensitively.
+func (g *Guard) entityByTable(name string) *model.Entity { return g.m.EntityByTable(name) }
+
+// modelColumns returns an entity's column names in model order, lower case.
+func modelColumns(e *model.Entity) []string {
+	out := make([]string, 0, len(e.Columns))
+	for _, c := range e.Columns {
+		out = append(out, strings.ToLower(c.Name))
+	}
+	return out
+}
+
+// scopeFilterFor returns how a reference to entity e is filtered: by its
+// path to the scope entity when the conversation is scoped and e is a
+// scoped entity, else nil (a projection of the model's columns only).
+func (g *Guard) scopeFilterFor(e *model.Entity, sc *Scope) (*scopePath, error) {
+	if sc == nil {
+		return nil, nil
+	}
+	if g.unscopable[e] {
+		return nil, scopeViolation("table %s belongs to the scope but has no many-to-one path to %s in the model", e.TableName(), g.m.Scope.Entity)
+	}
+	return g.scoped[e], nil
+}
+
+// IsRejection reports whether err is a guard rejection (as opposed to a
+// failure to check at all) and returns it.
+func IsRejection(err error) (*Error, bool) {
+	var ge *Error
+	ok := errors.As(err, &ge)
+	return ge, ok
+}

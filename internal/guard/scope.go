@@ -1,0 +1,117 @@
+package guard
+
+import (
+	"strings"
+
+	"github.com/clarify-sql/clarify/internal/model"
+)
+
+// scopePath is how the rows of one scoped entity are tied to a scope value:
+// the many-to-one join steps from the entity to the scope entity (none for
+// the scope entity itself).
+type scopePath struct {
+	entity *model.Entity
+	scope  *model.Entity
+	steps  []model.Edge
+}
+
+// scopePaths finds the scoped entities of a model: the scope entity and
+// the entities whose rows belong to one scope value. Entities listed in
+// scope.applies_to without a many-to-one path are returned as unscopable.
+func scopePaths(m *model.Model) (map[*model.Entity]*scopePath, map[*model.Entity]bool) {
+	if m.Scope == nil {
+		return nil, nil
+	}
+	se := m.Entity(m.Scope.Entity)
+	if se == nil {
+		return nil, nil
+	}
+	paths := map[*model.Entity]*scopePath{se: {entity: se, scope: se}}
+	bad := map[*model.Entity]bool{}
+	for _, e := range m.ScopeEntities() {
+		if e == nil || e == se {
+			continue
+		}
+		p, ok := m.Path(e, se)
+		if !ok || !model.ToOnePath(p) {
+			bad[e] = true
+			continue
+		}
+		paths[e] = &scopePath{entity: e, scope: se, steps: p}
+	}
+	return paths, bad
+}
+
+// keyColumn is the column of p's entity that holds the scope value.
+// Entities more than one join away hold no scope value: "".
+func (p *scopePath) keyColumn() string {
+	if len(p.steps) == 0 {
+		return p.scope.Key
+	}
+	if first := p.steps[0]; first.To == p.scope && first.ToCol == p.scope.Key {
+		return first.FromCol
+	}
+	return ""
+}
+
+// quoteIdent quotes an identifier for a dialect.
+func quoteIdent(d model.Dialect, name string) string {
+	if d == model.MySQL {
+		return "`" + strings.ReplaceAll(name, "`", "``") + "`"
+	}
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+// quoteString renders a string literal for a dialect. The dialect's parser
+// reads the template back and the guard compares the literal it parsed with
+// the value, so a mistake here is refused rather than executed.
+func quoteString(d model.Dialect, v string) string {
+	switch d {
+	case model.MySQL:
+		r := strings.NewReplacer(`\`, `\\`, `'`, `\'`)
+		return "'" + r.Replace(v) + "'"
+	case model.Postgres:
+		if strings.Contains(v, `\`) {
+			r := strings.NewReplacer(`\`, `\\`, `'`, `''`)
+			return "E'" + r.Replace(v) + "'"
+		}
+	}
+	return "'" + strings.ReplaceAll(v, "'", "''") + "'"
+}
+
+// filter renders the condition that keeps the rows of p's entity belonging
+// to scope value v, with unqualified columns of that entity.
+func (p *scopePath) filter(d model.Dialect, v string) string {
+	return filterSteps(d, p.scope, p.steps, quoteString(d, v))
+}
+
+func filterSteps(d model.Dialect, se *model.Entity, steps []model.Edge, lit string) string {
+	q := func(s string) string { return quoteIdent(d, s) }
+	if len(steps) == 0 {
+		return q(se.Key) + " = " + lit
+	}
+	first := steps[0]
+	if first.To == se && first.ToCol == se.Key {
+		return q(first.FromCol) + " = " + lit
+	}
+	return q(first.FromCol) + " IN (SELECT " + q(first.ToCol) + " FROM " + q(first.To.TableName()) +
+		" WHERE " + filterSteps(d, se, steps[1:], lit) + ")"
+}
+
+// projectionSQL is the SELECT that replaces a reference to entity e: the
+// model's columns only, and only the scope value's rows when p is set.
+func projectionSQL(d model.Dialect, e *model.Entity, p *scopePath, v string) string {
+	var b strings.Builder
+	b.WriteString("SELECT ")
+	for i, c := range e.Columns {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(quoteIdent(d, c.Name))
+	}
+	b.WriteString(" FROM " + quoteIdent(d, e.TableName()))
+	if p != nil {
+		b.WriteString(" WHERE " + p.filter(d, v))
+	}
+	return b.String()
+}
