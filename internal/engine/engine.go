@@ -1,0 +1,403 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/clarify-sql/clarify/internal/clarify"
+	"github.com/clarify-sql/clarify/internal/guard"
+	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/plan"
+	"github.com/clarify-sql/clarify/internal/source"
+	"github.com/clarify-sql/clarify/internal/understand"
+)
+
+// Options tune an engine.
+type Options struct {
+	// Now is the source's clock (default time.Now); the evaluation harness
+	// and sources configured with a fixed date set it.
+	Now func() time.Time
+	// PreviewBudget bounds the time spent counting option previews
+	// (default 150ms); previews over budget are left out.
+	PreviewBudget time.Duration
+	// SuggestBudget bounds the search for a relaxed filter on an empty
+	// answer (default 300ms).
+	SuggestBudget time.Duration
+}
+
+// Engine answers questions about one source.
+type Engine struct {
+	src   *source.Source
+	an    *understand.Analyzer
+	guard *guard.Guard
+	opt   Options
+}
+
+// New builds an engine for a source.
+func New(src *source.Source, opt Options) *Engine {
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.PreviewBudget == 0 {
+		opt.PreviewBudget = 150 * time.Millisecond
+	}
+	if opt.SuggestBudget == 0 {
+		opt.SuggestBudget = 300 * time.Millisecond
+	}
+	return &Engine{src: src, an: understand.New(src.Model, src.Catalog()), opt: opt,
+		guard: guard.New(src.Model, src.Dialect(), guard.Options{RowCap: src.RowCap()})}
+}
+
+// run passes a statement through the guard — with the query's scope, so
+// that every table it reads is limited to the scope value by code — and
+// executes the statement the guard returns, never the one it was given.
+func (e *Engine) run(ctx context.Context, q *understand.Query, sql string, args []any, maxRows int) (*source.Result, error) {
+	var sc *guard.Scope
+	if q != nil && q.Scope != nil {
+		sc = &guard.Scope{Value: q.Scope.Key}
+	}
+	st, err := e.guard.Check(sql, args, sc)
+	if ge, ok := guard.IsRejection(err); ok {
+		return nil, &Error{Code: ge.Code, Message: "the statement was refused: " + ge.Reason, Err: err}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("guard: %w", err)
+	}
+	return e.src.Query(ctx, st.SQL, st.Args, maxRows)
+}
+
+// Source returns the engine's source.
+func (e *Engine) Source() *source.Source { return e.src }
+
+// Analyzer returns the engine's analyzer.
+func (e *Engine) Analyzer() *understand.Analyzer { return e.an }
+
+// Request is one turn.
+type Request struct {
+	Question string
+	// Resolved holds the answers given so far and remembered preferences.
+	Resolved map[string]understand.Resolution
+	// Rounds is how many clarifications were asked before this turn.
+	Rounds int
+	// Interactive is false when nobody can answer a question.
+	Interactive bool
+	// Progress, when set, is told each step as it finishes (for the live
+	// "what I'm doing" list): understand, route, plan, execute.
+	Progress func(step string, took time.Duration)
+}
+
+func (r Request) progress(step string, took time.Duration) {
+	if r.Progress != nil {
+		r.Progress(step, took)
+	}
+}
+
+// Turn runs one turn.
+func (e *Engine) Turn(ctx context.Context, req Request) (*Outcome, error) {
+	start := time.Now()
+	now := e.opt.Now()
+	in, err := e.an.Analyze(ctx, req.Question, understand.Settings{Now: now, Resolved: req.Resolved})
+	if err != nil {
+		return nil, &Error{Code: CodeBadRequest, Message: err.Error(), Err: err}
+	}
+	// a cancelled turn stops here: understanding goes on without values it
+	// could not load, which is right for an unreachable database but not
+	// for the caller's own cancellation
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	tUnderstand := time.Since(start)
+	req.progress("understand", tUnderstand)
+	out := &Outcome{Interpretation: in, Understood: understood(in), Question: req.Question}
+	m := e.src.Model
+	maxRounds := m.Policies.MaxRounds
+	tRoute := time.Now()
+	d := clarify.Route(in, clarify.Policy{Interactive: req.Interactive, Rounds: req.Rounds, MaxRounds: maxRounds})
+	out.Assumptions = nonNil(d.Assumptions)
+	if d.Ask != nil {
+		out.Status = StatusNeedsQuestion
+		out.Slot = d.Ask
+		out.Clarification = e.clarification(ctx, req, d.Ask, now)
+		req.progress("route", time.Since(tRoute))
+		return out, nil
+	}
+	req.progress("route", time.Since(tRoute))
+	if d.ScopeMissing != nil {
+		return nil, &Error{Code: CodeScopeRequired, Message: fmt.Sprintf("the question must name which %s it is about (%s)", strings.TrimPrefix(d.ScopeMissing.Text, "which "), d.ScopeMissing.Context)}
+	}
+	q := in.Query
+	if q == nil || q.Base == nil {
+		return nil, &Error{Code: CodeUnanswerable, Message: "I could not tell what the question is about" + unknownNote(in)}
+	}
+	t1 := time.Now()
+	pl, err := plan.Compile(m, q, e.src.Dialect(), plan.Options{RowCap: e.src.RowCap(), Now: now})
+	if err != nil {
+		return nil, &Error{Code: CodeUnanswerable, Message: "I cannot express this question in SQL", Err: err}
+	}
+	tPlan := time.Since(t1)
+	req.progress("plan", tPlan)
+	t2 := time.Now()
+	res, err := e.run(ctx, q, pl.SQL, pl.Args, 0)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	tExec := time.Since(t2)
+	req.progress("execute", tExec)
+	ans := &Answer{
+		Statement: pl.Statement, SQL: pl.SQL, Params: nonNilAny(pl.Args), Dialect: string(e.src.Dialect()),
+		Columns: pl.Columns, Rows: res.Rows, RowCount: len(res.Rows), Truncated: res.Truncated, Chart: pl.Chart,
+		Assumptions: nonNil(d.Assumptions), OpenQuestions: nonNil(d.OpenQuestions), Warnings: in.Warnings,
+	}
+	if ans.Rows == nil {
+		ans.Rows = [][]any{}
+	}
+	ans.Suggestions = e.suggestions(ctx, in, len(res.Rows) == 0, now)
+	ans.TimingsMS = map[string]float64{
+		"understand": ms(tUnderstand), "plan": ms(tPlan), "execute": ms(tExec), "total": ms(time.Since(start)),
+	}
+	out.Status = StatusAnswered
+	out.Answer = ans
+	return out, nil
+}
+
+func unknownNote(in *understand.Interpretation) string {
+	if len(in.Unknown) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (unknown words: %s)", strings.Join(in.Unknown, ", "))
+}
+
+func dbError(err error) error {
+	var ee *Error
+	switch {
+	case errors.As(err, &ee):
+		return err
+	case errors.Is(err, source.ErrTimeout):
+		return &Error{Code: CodeTimeout, Message: "the query took too long and was stopped", Err: err}
+	case errors.Is(err, context.Canceled):
+		return err
+	}
+	return &Error{Code: CodeDB, Message: "the database could not run the query", Err: err}
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func nonNil(a []clarify.Assumption) []clarify.Assumption {
+	if a == nil {
+		return []clarify.Assumption{}
+	}
+	return a
+}
+
+func nonNilAny(a []any) []any {
+	if a == nil {
+		return []any{}
+	}
+	return a
+}
+
+func understood(in *understand.Interpretation) Understood {
+	u := Understood{Intent: string(in.Intent), Terms: in.Linked, Unknown: in.Unknown}
+	if in.Subject != nil {
+		u.Subject = in.Subject.Singular()
+	}
+	if u.Terms == nil {
+		u.Terms = []string{}
+	}
+	return u
+}
+
+// ClarificationID names a clarification stably: the same slot asked in the
+// same round of the same question gets the same id.
+func ClarificationID(question, slot string, round int) string {
+	h := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%s\x00%d", question, slot, round)))
+	return "q_" + hex.EncodeToString(h[:8])
+}
+
+// previewKinds are the clarifications whose options filter rows.
+var previewKinds = map[string]bool{understand.KindVague: true, understand.KindValue: true, understand.KindTimeWindow: true, understand.KindScope: true}
+
+func (e *Engine) clarification(ctx context.Context, req Request, s *understand.Slot, now time.Time) *Clarification {
+	c := &Clarification{
+		ID: ClarificationID(req.Question, s.Key, req.Rounds), Kind: s.Kind, Slot: s.Key, Priority: s.Priority,
+		Question: s.Question, Context: s.Context, AllowSkip: !s.NeverAssume, AllowFreeText: true, Note: s.Invalid,
+	}
+	for i, o := range s.Options {
+		c.Options = append(c.Options, Option{ID: o.ID, Label: o.Label, Description: o.Description, BestGuess: i == s.Best() && !s.NeverAssume})
+	}
+	if previewKinds[s.Kind] {
+		e.previews(ctx, req, s, c, now)
+	}
+	return c
+}
+
+// previews counts, in parallel and within the budget, the rows each option
+// would give; counts that miss the budget are left out.
+func (e *Engine) previews(ctx context.Context, req Request, s *understand.Slot, c *Clarification, now time.Time) {
+	ctx, cancel := context.WithTimeout(ctx, e.opt.PreviewBudget)
+	defer cancel()
+	var mu sync.Mutex
+	g, gctx := errgroup.WithContext(ctx)
+	for i := range c.Options {
+		opt := c.Options[i].ID
+		g.Go(func() error {
+			res := make(map[string]understand.Resolution, len(req.Resolved)+1)
+			for k, v := range req.Resolved {
+				res[k] = v
+			}
+			res[s.Key] = understand.Resolution{OptionID: opt}
+			in, err := e.an.Analyze(gctx, req.Question, understand.Settings{Now: now, Resolved: res})
+			if err != nil || in.Query == nil || in.Query.Base == nil {
+				return nil
+			}
+			sql, args, err := plan.CompileCount(e.src.Model, in.Query, e.src.Dialect(), plan.Options{Now: now})
+			if err != nil {
+				return nil
+			}
+			r, err := e.run(gctx, in.Query, sql, args, 1)
+			if err != nil || len(r.Rows) != 1 {
+				return nil
+			}
+			n, ok := r.Rows[0][0].(int64)
+			if !ok {
+				return nil
+			}
+			mu.Lock()
+			c.Options[i].Preview = &Preview{Rows: n}
+			mu.Unlock()
+			return nil
+		})
+	}
+	_ = g.Wait()
+}
+
+// suggestions offers follow-ups from the area of the main table, one from
+// another area the query spans, and on an empty answer the relaxed filter
+// that would return rows.
+func (e *Engine) suggestions(ctx context.Context, in *understand.Interpretation, empty bool, now time.Time) []model.Suggestion {
+	m := e.src.Model
+	q := in.Query
+	var out []model.Suggestion
+	if empty {
+		if s, ok := e.relaxed(ctx, in, now); ok {
+			out = append(out, s)
+		}
+	}
+	area := q.Base.Area
+	seen := map[string]bool{Normalize(in.Question): true}
+	add := func(s *model.Suggestion) bool {
+		k := Normalize(s.Prompt)
+		if seen[k] {
+			return false
+		}
+		seen[k] = true
+		out = append(out, *s)
+		return true
+	}
+	for _, a := range m.Areas {
+		if a.Name != area {
+			continue
+		}
+		list := a.Suggestions
+		if empty {
+			list = append(append([]*model.Suggestion{}, a.Recovery...), a.Suggestions...)
+		}
+		for _, s := range list {
+			if len(out) >= 3 {
+				break
+			}
+			add(s)
+		}
+	}
+	// a cross-area suggestion when the query spans two areas
+	for _, en := range touched(q) {
+		if en.Area == "" || en.Area == area {
+			continue
+		}
+		for _, a := range m.Areas {
+			if a.Name == en.Area && len(a.Suggestions) > 0 {
+				add(a.Suggestions[0])
+				return out
+			}
+		}
+	}
+	if out == nil {
+		out = []model.Suggestion{}
+	}
+	return out
+}
+
+// Normalize is the comparison form of a prompt.
+func Normalize(s string) string { return strings.Join(strings.Fields(understand.Normalize(s)), " ") }
+
+func touched(q *understand.Query) []*model.Entity {
+	var es []*model.Entity
+	for _, f := range q.Filters {
+		es = append(es, f.Entity)
+	}
+	for _, g := range q.Group {
+		if g.Entity != nil {
+			es = append(es, g.Entity)
+		} else if g.Column != nil {
+			es = append(es, g.Column.Entity())
+		}
+	}
+	if q.Rank != nil {
+		es = append(es, q.Rank.Entity)
+	}
+	if q.Subject != nil {
+		es = append(es, q.Subject)
+	}
+	return es
+}
+
+// relaxed finds the one filter whose removal gives rows, trying the most
+// recently stated first.
+func (e *Engine) relaxed(ctx context.Context, in *understand.Interpretation, now time.Time) (model.Suggestion, bool) {
+	ctx, cancel := context.WithTimeout(ctx, e.opt.SuggestBudget)
+	defer cancel()
+	q := in.Query
+	try := func(q2 understand.Query) (int64, bool) {
+		sql, args, err := plan.CompileCount(e.src.Model, &q2, e.src.Dialect(), plan.Options{Now: now})
+		if err != nil {
+			return 0, false
+		}
+		r, err := e.run(ctx, &q2, sql, args, 1)
+		if err != nil || len(r.Rows) != 1 {
+			return 0, false
+		}
+		n, _ := r.Rows[0][0].(int64)
+		return n, n > 0
+	}
+	if q.Window != nil {
+		q2 := *q
+		q2.Window = nil
+		if n, ok := try(q2); ok {
+			return model.Suggestion{Title: fmt.Sprintf("For all time instead of %s (%d rows)", q.Window.Window.Label, n), Prompt: in.Question + " for all time"}, true
+		}
+	}
+	for i := len(q.Filters) - 1; i >= 0; i-- {
+		f := q.Filters[i]
+		q2 := *q
+		q2.Filters = append(append([]understand.Filter{}, q.Filters[:i]...), q.Filters[i+1:]...)
+		if n, ok := try(q2); ok {
+			prompt := in.Question
+			if f.End > f.Start && f.End <= len(prompt) {
+				prompt = strings.Join(strings.Fields(prompt[:f.Start]+" "+prompt[f.End:]), " ")
+			}
+			return model.Suggestion{Title: fmt.Sprintf("Without %q (%d rows)", f.Label, n), Prompt: prompt}, true
+		}
+	}
+	return model.Suggestion{}, false
+}
+
+// Now returns the engine's clock.
+func (e *Engine) Now() time.Time { return e.opt.Now() }

@@ -1,0 +1,213 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/clarify-sql/clarify/internal/config"
+	"github.com/clarify-sql/clarify/internal/demo/demotest"
+	"github.com/clarify-sql/clarify/internal/engine"
+	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/registry"
+	"github.com/clarify-sql/clarify/internal/understand"
+)
+
+func turn(t *testing.T, e *engine.Engine, q string, interactive bool, res map[string]understand.Resolution) *engine.Outcome {
+	t.Helper()
+	out, err := e.Turn(context.Background(), engine.Request{Question: q, Interactive: interactive, Resolved: res})
+	if err != nil {
+		t.Fatalf("%q: %v", q, err)
+	}
+	return out
+}
+
+func TestBadInput(t *testing.T) {
+	e := demotest.Engine(t, "clinic")
+	for name, q := range map[string]string{"empty": "   ", "too long": strings.Repeat("how many wounds ", 200)} {
+		t.Run(name, func(t *testing.T) {
+			_, err := e.Turn(context.Background(), engine.Request{Question: q, Interactive: true})
+			if engine.Code(err) != engine.CodeBadRequest {
+				t.Errorf("error %v, want %s", err, engine.CodeBadRequest)
+			}
+		})
+	}
+}
+
+// TestUserTextNeverSQL puts hostile text where values go; it must reach the
+// database only as a bound parameter.
+func TestUserTextNeverSQL(t *testing.T) {
+	e := demotest.Engine(t, "clinic")
+	for _, q := range []string{
+		"wounds of patient X'); DROP TABLE wounds; --",
+		"patients named Robert'); DELETE FROM patients; --",
+		`wounds with status "Open" OR 1=1`,
+		"wounds with an area over 1e309",
+	} {
+		out, err := e.Turn(context.Background(), engine.Request{Question: q, Interactive: false})
+		if err != nil {
+			continue // refusing is fine
+		}
+		if out.Answer == nil {
+			continue
+		}
+		for _, bad := range []string{"DROP", "DELETE", "1=1", "Robert", "1e309"} {
+			if strings.Contains(out.Answer.SQL, bad) {
+				t.Errorf("%q: user text %q reached the SQL: %s", q, bad, out.Answer.SQL)
+			}
+		}
+	}
+}
+
+func TestClarifyThenAnswer(t *testing.T) {
+	e := demotest.Engine(t, "clinic")
+	out := turn(t, e, "Which patients have severe wounds?", true, nil)
+	if out.Status != engine.StatusNeedsQuestion || out.Clarification.Kind != understand.KindVague {
+		t.Fatalf("status %s, want a vague_qualifier question", out.Status)
+	}
+	c := out.Clarification
+	if len(c.Options) < 2 || len(c.Options) > 4 || !c.AllowSkip || !c.AllowFreeText {
+		t.Errorf("clarification shape: %+v", c)
+	}
+	best := 0
+	for _, o := range c.Options {
+		if o.BestGuess {
+			best++
+		}
+		if o.Preview == nil {
+			t.Errorf("option %q has no preview within the budget", o.Label)
+		}
+	}
+	if best != 1 {
+		t.Errorf("%d options marked best guess, want 1", best)
+	}
+	// the preview of each option is the number of rows its answer has
+	for _, o := range c.Options {
+		if o.Preview == nil {
+			continue
+		}
+		ans := turn(t, e, "Which patients have severe wounds?", true, map[string]understand.Resolution{c.Slot: {OptionID: o.ID}})
+		if ans.Answer == nil || int64(ans.Answer.RowCount) != o.Preview.Rows {
+			t.Errorf("option %q: preview %d rows, answer %v", o.Label, o.Preview.Rows, ans.Answer)
+		}
+	}
+}
+
+func TestNonInteractiveAssumptions(t *testing.T) {
+	e := demotest.Engine(t, "clinic")
+	out := turn(t, e, "big wounds on the heel", false, nil)
+	if out.Answer == nil {
+		t.Fatal("no answer")
+	}
+	if len(out.Answer.OpenQuestions) != 1 || out.Answer.OpenQuestions[0].Slot != "vague:large" {
+		t.Fatalf("open questions = %+v, want vague:large", out.Answer.OpenQuestions)
+	}
+	a := out.Answer.OpenQuestions[0]
+	if !strings.Contains(a.Text, "25") || len(a.Alternatives) != 2 {
+		t.Errorf("assumption %+v: want the 25 cm² default and two alternatives", a)
+	}
+	// change the assumption: the other slots stay as they were
+	changed := turn(t, e, "big wounds on the heel", false, map[string]understand.Resolution{a.Slot: {OptionID: a.Alternatives[0].ID}})
+	if changed.Answer.RowCount <= out.Answer.RowCount {
+		t.Errorf("a lower threshold gave %d rows, not more than %d", changed.Answer.RowCount, out.Answer.RowCount)
+	}
+	if !strings.Contains(changed.Answer.Statement, "heel") && !strings.Contains(strings.ToLower(changed.Answer.Statement), "heel") {
+		t.Errorf("the heel filter was lost: %s", changed.Answer.Statement)
+	}
+}
+
+func TestScopeRequired(t *testing.T) {
+	e := demotest.Engine(t, "labs")
+	_, err := e.Turn(context.Background(), engine.Request{Question: "my glucose history", Interactive: false})
+	if engine.Code(err) != engine.CodeScopeRequired {
+		t.Fatalf("error %v, want SCOPE_REQUIRED", err)
+	}
+	out := turn(t, e, "my glucose history", true, nil)
+	if out.Clarification == nil || out.Clarification.Kind != understand.KindScope || out.Clarification.AllowSkip {
+		t.Fatalf("want a scope question that cannot be skipped, got %+v", out.Clarification)
+	}
+	if got := out.Clarification.Options[0].Label; !strings.HasPrefix(got, "Ivan Petrov") {
+		t.Errorf("first patient option %q, want Ivan Petrov (id order)", got)
+	}
+}
+
+func TestSuggestions(t *testing.T) {
+	e := demotest.Engine(t, "retail")
+	out := turn(t, e, "orders of customers in Texas", true, nil)
+	if out.Answer == nil || len(out.Answer.Suggestions) < 2 {
+		t.Fatalf("want at least two suggestions, got %+v", out.Answer)
+	}
+	// a query spanning Sales and Application offers a cross-area suggestion
+	empty := turn(t, e, "invoices over $1,000,000 in the last 7 days", true, nil)
+	if empty.Answer == nil || empty.Answer.RowCount != 0 {
+		t.Fatalf("want an empty answer, got %+v", empty.Answer)
+	}
+	s := empty.Answer.Suggestions
+	if len(s) == 0 || !strings.Contains(s[0].Title, "rows") {
+		t.Fatalf("an empty answer should first suggest the relaxed filter that returns rows, got %+v", s)
+	}
+	relaxed := turn(t, e, s[0].Prompt, false, nil)
+	if relaxed.Answer == nil || relaxed.Answer.RowCount == 0 {
+		t.Errorf("the relaxed suggestion %q returned no rows", s[0].Prompt)
+	}
+}
+
+// TestOpenErrors covers the ways a source can fail to open: each is a clear
+// error naming what is wrong.
+func TestOpenErrors(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	good, err := os.ReadFile(filepath.Join(demotest.Root(t), "internal", "demo", "models", "clinic.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	missingCol := filepath.Join(dir, "missing.yaml")
+	os.WriteFile(missingCol, []byte(strings.Replace(string(good), "      - {name: clinic_id, role: id, type: integer, references: clinics.id}\n",
+		"      - {name: clinic_id, role: id, type: integer, references: clinics.id}\n      - {name: bed_number, role: text, type: text}\n", 1)), 0o644)
+	malformed := filepath.Join(dir, "malformed.yaml")
+	os.WriteFile(malformed, []byte("source: x\nentities:\n  - name: a\n    key: id\n    colums: []\n"), 0o644)
+	reg := registry.New(nil, dir, registry.Options{})
+	defer reg.Close()
+	if _, _, err := reg.Engine(ctx, "nope"); err == nil || !strings.Contains(err.Error(), `unknown source "nope"`) {
+		t.Errorf("unknown source: %v", err)
+	}
+	tests := []struct {
+		name string
+		cfg  config.Source
+		want []string
+	}{
+		{"model refers to a missing column", config.Source{Name: "c", DSN: "sqlite:" + demotest.Path(t, "clinic"), Model: missingCol},
+			[]string{"missing.yaml:49:", "entities[1].columns[5].name", `column "bed_number" not found in table "patients"`}},
+		{"malformed model", config.Source{Name: "c", DSN: "sqlite:" + demotest.Path(t, "clinic"), Model: malformed},
+			[]string{"malformed.yaml:5:", `unknown field "colums"`}},
+		{"missing database file", config.Source{Name: "c", DSN: "sqlite:" + filepath.Join(dir, "nope.db"), Model: missingCol},
+			[]string{"database unreachable"}},
+		{"unreachable server", config.Source{Name: "c", DSN: "postgres://nobody:secret@127.0.0.1:1/db", Model: missingCol},
+			[]string{"database unreachable", "127.0.0.1:1"}},
+		{"unknown DSN", config.Source{Name: "c", DSN: "oracle://x", Model: missingCol}, []string{"unknown DSN"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := registry.Open(ctx, tc.cfg, registry.Options{})
+			if err == nil {
+				t.Fatal("opened, want an error")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not mention %q", err, w)
+				}
+			}
+			if strings.Contains(err.Error(), "secret") {
+				t.Errorf("error leaks the password: %v", err)
+			}
+		})
+	}
+	var me *model.Error
+	_, _, err = registry.Open(ctx, tests[0].cfg, registry.Options{})
+	if !errors.As(err, &me) {
+		t.Errorf("a schema mismatch is not a *model.Error: %T", err)
+	}
+}

@@ -1,0 +1,124 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/clarify-sql/clarify/internal/clarify"
+	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/plan"
+	"github.com/clarify-sql/clarify/internal/understand"
+)
+
+// Statuses of a turn.
+const (
+	StatusAnswered      = "answered"
+	StatusNeedsQuestion = "needs_clarification"
+	StatusFailed        = "failed"
+)
+
+// Outcome is the result of one turn: an answer or a clarification.
+type Outcome struct {
+	Status         string                     `json:"status"`
+	Clarification  *Clarification             `json:"clarification,omitempty"`
+	Answer         *Answer                    `json:"answer,omitempty"`
+	Understood     Understood                 `json:"understood"`
+	Assumptions    []clarify.Assumption       `json:"assumptions"`
+	Interpretation *understand.Interpretation `json:"-"`
+	// Slot is the asked slot, for the caller to store the answer under.
+	Slot *understand.Slot `json:"-"`
+	// Question is the question the turn answered (it changes when a reply
+	// started a new question).
+	Question string `json:"-"`
+}
+
+// Understood summarises what the question was understood to be about.
+type Understood struct {
+	Intent  string   `json:"intent"`
+	Subject string   `json:"subject,omitempty"`
+	Terms   []string `json:"terms"`
+	Unknown []string `json:"unknown,omitempty"`
+}
+
+// Clarification is one question to the user.
+type Clarification struct {
+	ID            string   `json:"id"`
+	Kind          string   `json:"kind"`
+	Slot          string   `json:"slot"`
+	Priority      string   `json:"priority"`
+	Question      string   `json:"question"`
+	Context       string   `json:"context,omitempty"`
+	Options       []Option `json:"options"`
+	AllowSkip     bool     `json:"allow_skip"`
+	AllowFreeText bool     `json:"allow_free_text"`
+	// Note explains why a typed answer could not be used.
+	Note string `json:"note,omitempty"`
+}
+
+// Option is one answer offered.
+type Option struct {
+	ID          string   `json:"id"`
+	Label       string   `json:"label"`
+	Description string   `json:"description,omitempty"`
+	BestGuess   bool     `json:"best_guess,omitempty"`
+	Preview     *Preview `json:"preview,omitempty"`
+}
+
+// Preview is how many rows an option would give.
+type Preview struct {
+	Rows int64 `json:"rows"`
+}
+
+// Answer is an answered question.
+type Answer struct {
+	Statement     string               `json:"statement"`
+	SQL           string               `json:"sql"`
+	Params        []any                `json:"params"`
+	Dialect       string               `json:"dialect"`
+	Columns       []plan.Column        `json:"columns"`
+	Rows          [][]any              `json:"rows"`
+	RowCount      int                  `json:"row_count"`
+	Truncated     bool                 `json:"truncated"`
+	Chart         plan.Chart           `json:"chart"`
+	Assumptions   []clarify.Assumption `json:"assumptions"`
+	OpenQuestions []clarify.Assumption `json:"open_questions"`
+	Suggestions   []model.Suggestion   `json:"suggestions"`
+	TimingsMS     map[string]float64   `json:"timings_ms"`
+	Warnings      []string             `json:"warnings,omitempty"`
+}
+
+// Error codes a turn can fail with.
+const (
+	CodeBadRequest     = "BAD_REQUEST"
+	CodeScopeRequired  = "SCOPE_REQUIRED"
+	CodeUnanswerable   = "UNANSWERABLE"
+	CodeDB             = "DB_ERROR"
+	CodeTimeout        = "TIMEOUT"
+	CodeValidation     = "VALIDATION_FAILED" // the guard refused the statement
+	CodeScopeViolation = "SCOPE_VIOLATION"   // the statement would read outside the scope
+)
+
+// Error is a turn's failure with a stable code; Message is safe to show.
+type Error struct {
+	Code    string
+	Message string
+	Err     error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s: %s: %v", e.Code, e.Message, e.Err)
+	}
+	return e.Code + ": " + e.Message
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Code returns the code of an engine error, or "" for other errors.
+func Code(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ""
+}

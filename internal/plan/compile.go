@@ -1,0 +1,841 @@
+package plan
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/understand"
+)
+
+// Plan is one compiled query.
+type Plan struct {
+	SQL  string
+	Args []any
+	// Columns describe the result columns in order.
+	Columns []Column
+	Chart   Chart
+	// Statement says in plain language what is computed.
+	Statement string
+	// Count is the query counting the rows the plan returns (for previews
+	// and relaxed-filter suggestions), with its own arguments.
+	CountSQL  string
+	CountArgs []any
+}
+
+// Column is a result column: its name and kind (text, integer, real, date).
+type Column struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
+// Chart is how an answer is best drawn.
+type Chart struct {
+	Type   string `json:"type"` // line, bar or none
+	X      string `json:"x,omitempty"`
+	Y      string `json:"y,omitempty"`
+	Series string `json:"series,omitempty"`
+}
+
+// Options tune compilation.
+type Options struct {
+	// RowCap bounds list queries (LIMIT RowCap+1, so execution can tell a
+	// truncated answer). Default 1000.
+	RowCap int
+	// Now is the clock date placeholders are computed from.
+	Now time.Time
+}
+
+// ErrUnsupported is returned for a query shape the compiler cannot express.
+var ErrUnsupported = errors.New("unsupported query")
+
+// compiler holds the state of one compilation.
+type compiler struct {
+	m    *model.Model
+	q    *understand.Query
+	w    *writer
+	opt  Options
+	base *model.Entity
+	// joined entities (many-to-one from base), in join order
+	joins  []model.Edge
+	joined map[*model.Entity]bool
+	where  []string
+	cols   []Column
+	sel    []string
+	names  map[string]int
+}
+
+// Compile compiles a query for a dialect.
+func Compile(m *model.Model, q *understand.Query, d model.Dialect, opt Options) (*Plan, error) {
+	if q == nil || q.Base == nil {
+		return nil, fmt.Errorf("%w: the question has no subject", ErrUnsupported)
+	}
+	if opt.RowCap <= 0 {
+		opt.RowCap = 1000
+	}
+	c := &compiler{m: m, q: q, w: &writer{d: d}, opt: opt, base: q.Base, joined: map[*model.Entity]bool{q.Base: true}, names: map[string]int{}}
+	p, err := c.compile()
+	if err != nil {
+		return nil, err
+	}
+	p.Statement = Statement(m, q)
+	p.Chart = chartFor(q, p.Columns)
+	return p, nil
+}
+
+func (c *compiler) compile() (*Plan, error) {
+	q := c.q
+	switch {
+	case q.Rank != nil:
+		return c.rank()
+	case q.Agg != nil && len(q.Group) > 0:
+		return c.grouped()
+	case q.Agg != nil:
+		return c.aggregate()
+	}
+	return c.list()
+}
+
+// reach makes entity e available in the outer query: it must be the base
+// or reachable through many-to-one joins, which are added once each.
+func (c *compiler) reach(e *model.Entity) bool {
+	if c.joined[e] {
+		return true
+	}
+	path, ok := c.m.Path(c.base, e)
+	if !ok || !model.ToOnePath(path) {
+		return false
+	}
+	for _, ed := range path {
+		if !c.joined[ed.To] {
+			c.joined[ed.To] = true
+			c.joins = append(c.joins, ed)
+		}
+	}
+	return true
+}
+
+func (c *compiler) from() string {
+	var b strings.Builder
+	b.WriteString(" FROM " + c.w.table(c.base))
+	for _, ed := range c.joins {
+		fmt.Fprintf(&b, " JOIN %s ON %s.%s = %s.%s", c.w.table(ed.To), c.w.table(ed.To), c.w.quote(ed.ToCol), c.w.table(ed.From), c.w.quote(ed.FromCol))
+	}
+	return b.String()
+}
+
+func (c *compiler) whereSQL() string {
+	if len(c.where) == 0 {
+		return ""
+	}
+	return " WHERE " + strings.Join(c.where, " AND ")
+}
+
+// filterSQL renders one filter's condition against its entity ("" when
+// the filter only asks for related rows to exist or not).
+func (c *compiler) filterSQL(f understand.Filter) (string, error) {
+	if f.LatestOf != nil {
+		return c.latestOf(f.LatestOf), nil
+	}
+	if f.Cond == nil && f.Predicate.IsZero() {
+		return "", nil
+	}
+	if f.Cond != nil {
+		return c.w.cond(c.m, f.Entity, f.Cond)
+	}
+	s, err := c.w.fragment(f.Predicate, c.opt.Now)
+	if err != nil {
+		return "", err
+	}
+	return "(" + s + ")", nil
+}
+
+// restrict adds the filters, the time window and the scope to WHERE.
+// Conditions on entities reached through one-to-many steps are grouped
+// per entity into one EXISTS, so one child row must satisfy them all.
+func (c *compiler) restrict() error {
+	q := c.q
+	type child struct {
+		e     *model.Entity
+		conds []string
+	}
+	var children []*child
+	childOf := map[*model.Entity]*child{}
+	addChild := func(e *model.Entity, s string) {
+		ch := childOf[e]
+		if ch == nil {
+			ch = &child{e: e}
+			childOf[e] = ch
+			children = append(children, ch)
+		}
+		if s != "" {
+			ch.conds = append(ch.conds, s)
+		}
+	}
+	// "customers who have not placed orders in the last 90 days": the period
+	// dates the excluded rows
+	excluded := map[*model.Entity]int{}
+	for i, f := range q.Filters {
+		if f.Exclude && f.Entity != c.base && f.Cond == nil && f.Predicate.IsZero() && f.LatestOf == nil {
+			excluded[f.Entity] = i
+		}
+	}
+	var windowIn *model.Entity
+	var windowConds []string
+	if tw := q.Window; tw != nil {
+		if _, ok := excluded[tw.Column.Entity()]; ok {
+			windowIn = tw.Column.Entity()
+			if tw.Window.From != "" {
+				windowConds = append(windowConds, c.w.col(tw.Column)+" >= "+c.w.param(tw.Window.From))
+			}
+			if tw.Window.To != "" {
+				windowConds = append(windowConds, c.w.col(tw.Column)+" < "+c.w.param(tw.Window.To))
+			}
+		}
+	}
+	for _, f := range q.Filters {
+		if f.Count != nil {
+			s, err := c.countOfChildren(f)
+			if err != nil {
+				return err
+			}
+			c.where = append(c.where, s)
+			continue
+		}
+		if f.Exclude && f.Entity != c.base {
+			s, err := c.filterSQL(f)
+			if err != nil {
+				return err
+			}
+			var conds []string
+			if s != "" {
+				conds = append(conds, s)
+			}
+			if f.Entity == windowIn {
+				conds = append(conds, windowConds...)
+			}
+			ex, err := c.exists(f.Entity, conds)
+			if err != nil {
+				return err
+			}
+			c.where = append(c.where, "NOT "+ex)
+			continue
+		}
+		// a condition on a parent's key alone reads the foreign key instead
+		if fk, ok := c.viaForeignKey(f); ok {
+			f = fk
+		}
+		// filters on a many-to-one neighbour are joined; others go to EXISTS
+		if !c.reach(f.Entity) {
+			s, err := c.filterSQL(f)
+			if err != nil {
+				return err
+			}
+			addChild(f.Entity, s)
+			continue
+		}
+		s, err := c.filterSQL(f)
+		if err != nil {
+			return err
+		}
+		if f.Exclude {
+			s = "NOT (" + s + ")"
+		}
+		c.where = append(c.where, s)
+	}
+	if tw := q.Window; tw != nil && windowIn == nil {
+		parts := []string{}
+		e := tw.Column.Entity()
+		if tw.Window.From != "" {
+			parts = append(parts, c.w.col(tw.Column)+" >= "+c.w.param(tw.Window.From))
+		}
+		if tw.Window.To != "" {
+			parts = append(parts, c.w.col(tw.Column)+" < "+c.w.param(tw.Window.To))
+		}
+		for _, p := range parts {
+			if c.reach(e) {
+				c.where = append(c.where, p)
+			} else {
+				addChild(e, p)
+			}
+		}
+	}
+	for _, ch := range children {
+		ex, err := c.exists(ch.e, ch.conds)
+		if err != nil {
+			return err
+		}
+		c.where = append(c.where, ex)
+	}
+	return c.scope()
+}
+
+// latestOf keeps rows on the newest date of a time column, within the
+// scope value when the question is scoped (one patient's latest test date).
+func (c *compiler) latestOf(tc *model.Column) string {
+	e := tc.Entity()
+	sub := "(SELECT MAX(clarify_l." + c.w.quote(tc.Name) + ") FROM " + c.w.table(e) + " AS clarify_l"
+	if s := c.q.Scope; s != nil && s.Entity != e {
+		if path, ok := c.m.Path(e, s.Entity); ok && len(path) == 1 && path[0].ToOne {
+			fk := c.w.quote(path[0].FromCol)
+			sub += " WHERE clarify_l." + fk + " = " + c.w.table(e) + "." + fk
+		}
+	}
+	return c.w.col(tc) + " = " + sub + ")"
+}
+
+// viaForeignKey rewrites a condition that only reads the key of an entity
+// one many-to-one step from the base onto the base's foreign key, saving
+// the join ("trades for AAPL": trades.symbol = ?).
+func (c *compiler) viaForeignKey(f understand.Filter) (understand.Filter, bool) {
+	if f.Cond == nil || f.Entity == c.base || f.Exclude {
+		return f, false
+	}
+	path, ok := c.m.Path(c.base, f.Entity)
+	if !ok || len(path) != 1 || !path[0].ToOne {
+		return f, false
+	}
+	ed := path[0]
+	for _, ref := range model.CondColumns(f.Cond) {
+		col, err := c.m.ResolveColumn(f.Entity, ref)
+		if err != nil || col.Entity() != f.Entity || col.Name != ed.ToCol {
+			return f, false
+		}
+	}
+	f.Cond = retarget(f.Cond, c.base.Name, ed.FromCol)
+	f.Entity = c.base
+	return f, true
+}
+
+// retarget points every column of a condition at entity.column.
+func retarget(cd model.Cond, entity, column string) model.Cond {
+	switch x := cd.(type) {
+	case model.And:
+		out := model.And{}
+		for _, it := range x.Items {
+			out.Items = append(out.Items, retarget(it, entity, column))
+		}
+		return out
+	case model.Or:
+		out := model.Or{}
+		for _, it := range x.Items {
+			out.Items = append(out.Items, retarget(it, entity, column))
+		}
+		return out
+	case model.Not:
+		return model.Not{Item: retarget(x.Item, entity, column)}
+	case model.Compare:
+		ref := &model.ColumnRef{Entity: entity, Column: column}
+		out := model.Compare{Left: model.Operand{Column: ref}, Op: x.Op}
+		for _, r := range x.Right {
+			if r.Column != nil {
+				r = model.Operand{Column: ref}
+			}
+			out.Right = append(out.Right, r)
+		}
+		return out
+	}
+	return cd
+}
+
+// exists renders EXISTS (SELECT 1 FROM path-to-e WHERE link AND conds).
+func (c *compiler) exists(e *model.Entity, conds []string) (string, error) {
+	sub, err := c.related(e, "1", conds)
+	if err != nil {
+		return "", err
+	}
+	return "EXISTS " + sub, nil
+}
+
+// countOfChildren renders (SELECT COUNT(*) FROM path-to-e WHERE link) op ?.
+func (c *compiler) countOfChildren(f understand.Filter) (string, error) {
+	sub, err := c.related(f.Entity, "COUNT(*)", nil)
+	if err != nil {
+		return "", err
+	}
+	op := f.Count.Op
+	switch op {
+	case "=", "<", "<=", ">", ">=":
+	default:
+		return "", fmt.Errorf("%w: count comparison %q", ErrUnsupported, op)
+	}
+	return sub + " " + op + " " + c.w.param(f.Count.N), nil
+}
+
+// related renders (SELECT what FROM the path from the base to e WHERE the
+// link to the outer base row AND conds).
+func (c *compiler) related(e *model.Entity, what string, conds []string) (string, error) {
+	path, ok := c.m.Path(c.base, e)
+	if !ok || len(path) == 0 {
+		return "", fmt.Errorf("%w: %s is not connected to %s", ErrUnsupported, e.Name, c.base.Name)
+	}
+	var b strings.Builder
+	first := path[0]
+	b.WriteString("(SELECT " + what + " FROM " + c.w.table(first.To))
+	for _, ed := range path[1:] {
+		fmt.Fprintf(&b, " JOIN %s ON %s.%s = %s.%s", c.w.table(ed.To), c.w.table(ed.To), c.w.quote(ed.ToCol), c.w.table(ed.From), c.w.quote(ed.FromCol))
+	}
+	link := fmt.Sprintf("%s.%s = %s.%s", c.w.table(first.To), c.w.quote(first.ToCol), c.w.table(c.base), c.w.quote(first.FromCol))
+	b.WriteString(" WHERE " + strings.Join(append([]string{link}, conds...), " AND ") + ")")
+	return b.String(), nil
+}
+
+// scope limits the base rows to one scope value. A single foreign key to
+// the scope entity is compared directly; longer paths are joined.
+func (c *compiler) scope() error {
+	s := c.q.Scope
+	if s == nil {
+		return nil
+	}
+	if s.Entity == c.base {
+		c.where = append(c.where, c.w.key(c.base)+" = "+c.w.param(s.Key))
+		return nil
+	}
+	path, ok := c.m.Path(c.base, s.Entity)
+	if !ok || !model.ToOnePath(path) {
+		return fmt.Errorf("%w: %s cannot be limited to one %s", ErrUnsupported, c.base.PluralLabel(), s.Entity.Singular())
+	}
+	if len(path) == 1 && path[0].ToCol == s.Entity.Key {
+		c.where = append(c.where, c.w.table(c.base)+"."+c.w.quote(path[0].FromCol)+" = "+c.w.param(s.Key))
+		return nil
+	}
+	c.reach(s.Entity)
+	c.where = append(c.where, c.w.key(s.Entity)+" = "+c.w.param(s.Key))
+	return nil
+}
+
+// add appends a select expression with a unique output name.
+func (c *compiler) add(expr, name, typ string) string {
+	name = strings.ToLower(name)
+	if n := c.names[name]; n > 0 {
+		c.names[name] = n + 1
+		name = fmt.Sprintf("%s_%d", name, n+1)
+	} else {
+		c.names[name] = 1
+	}
+	c.sel = append(c.sel, expr+" AS "+c.w.quote(name))
+	c.cols = append(c.cols, Column{Name: name, Type: typ})
+	return name
+}
+
+func colType(col *model.Column) string {
+	switch {
+	case col.Type == "date":
+		return "date"
+	case col.Type == "timestamp":
+		return "timestamp"
+	case col.Type == "integer" || col.Role == model.RoleFlag:
+		return "integer"
+	case col.Type == "real" || col.Type == "numeric" || (col.Type == "" && col.Role == model.RoleMeasure):
+		return "real"
+	}
+	return "text"
+}
+
+// addColumn selects a column, naming it after the column (entity-prefixed
+// when another entity's column of the same name is already selected).
+func (c *compiler) addColumn(col *model.Column) string {
+	name := col.Name
+	if c.names[name] > 0 && col.Entity() != c.base {
+		name = col.Entity().Singular() + "_" + col.Name
+		name = strings.ReplaceAll(name, " ", "_")
+	}
+	return c.add(c.w.col(col), name, colType(col))
+}
+
+// listColumns are the columns a list of base rows shows.
+func (c *compiler) listColumns() []*model.Column {
+	e := c.base
+	var out []*model.Column
+	seen := map[*model.Column]bool{}
+	push := func(col *model.Column) {
+		if col != nil && !seen[col] {
+			seen[col] = true
+			out = append(out, col)
+		}
+	}
+	if len(c.q.Columns) > 0 {
+		push(e.KeyColumn())
+		if e.Display != "" {
+			push(e.DisplayColumn())
+		}
+		// rows over time keep their date ("vitamin D3 levels over time")
+		if tc := c.m.TimeColumn(e); tc != nil && tc.Entity() == e {
+			push(tc)
+		}
+		for _, col := range c.q.Columns {
+			push(col)
+		}
+		return out
+	}
+	if len(e.ListColumns) > 0 {
+		for _, n := range e.ListColumns {
+			push(e.Column(n))
+		}
+		return out
+	}
+	push(e.KeyColumn())
+	push(e.DisplayColumn())
+	for _, col := range e.Columns {
+		if len(out) >= 8 {
+			break
+		}
+		switch col.Role {
+		case model.RoleName, model.RoleDimension, model.RoleMeasure, model.RoleTime, model.RoleFlag:
+			push(col)
+		}
+	}
+	return out
+}
+
+func (c *compiler) finish(sql string, countable bool) *Plan {
+	p := &Plan{SQL: sql, Args: c.w.args, Columns: c.cols}
+	return p
+}
+
+// list compiles a list of base rows.
+func (c *compiler) list() (*Plan, error) {
+	q := c.q
+	if err := c.restrict(); err != nil {
+		return nil, err
+	}
+	cols := c.listColumns()
+	for _, col := range cols {
+		if !c.reach(col.Entity()) {
+			continue
+		}
+	}
+	if q.Latest != nil && q.Latest.Time != nil && q.Latest.Per != nil {
+		return c.latestPerGroup(cols)
+	}
+	for _, col := range cols {
+		if c.joined[col.Entity()] {
+			c.addColumn(col)
+		}
+	}
+	order := c.orderBy()
+	limit := q.Limit
+	if q.Latest != nil && q.Latest.Per == nil {
+		limit = 1
+	}
+	if limit == 0 || limit > c.opt.RowCap {
+		limit = c.opt.RowCap + 1
+	}
+	body := c.from() + c.whereSQL()
+	countArgs := append([]any(nil), c.w.args...)
+	sql := "SELECT " + strings.Join(c.sel, ", ") + body + order + " LIMIT " + c.w.param(int64(limit))
+	p := c.finish(sql, true)
+	p.CountSQL, p.CountArgs = c.countOf(body, countArgs, q.Limit)
+	return p, nil
+}
+
+// countOf builds the row-count query of a list body.
+func (c *compiler) countOf(body string, args []any, limit int) (string, []any) {
+	if limit > 0 {
+		return fmt.Sprintf("SELECT COUNT(*) FROM (SELECT 1 AS one%s LIMIT %d) AS clarify_count", body, limit), args
+	}
+	return "SELECT COUNT(*)" + body, args
+}
+
+// orderBy sorts lists: the question's order, else newest first when the
+// base has its own time column, else by key.
+func (c *compiler) orderBy() string {
+	q := c.q
+	var parts []string
+	for _, o := range q.Order {
+		if c.reach(o.Column.Entity()) {
+			parts = append(parts, c.w.col(o.Column)+dir(o.Desc))
+		}
+	}
+	if q.Latest != nil && q.Latest.Time != nil {
+		parts = append(parts, c.w.col(q.Latest.Time)+" DESC")
+	} else if tc := c.m.TimeColumn(c.base); tc != nil && tc.Entity() == c.base && len(parts) == 0 {
+		parts = append(parts, c.w.col(tc)+" DESC")
+	}
+	parts = append(parts, c.w.key(c.base)+dir(len(q.Order) > 0 && q.Order[0].Desc && false))
+	return " ORDER BY " + strings.Join(parts, ", ")
+}
+
+func dir(desc bool) string {
+	if desc {
+		return " DESC"
+	}
+	return " ASC"
+}
+
+// latestPerGroup keeps the newest base row per value of Latest.Per, with a
+// window function over the filtered rows; the derived table takes the base
+// table's name so the outer select reads the same qualified columns.
+func (c *compiler) latestPerGroup(cols []*model.Column) (*Plan, error) {
+	q := c.q
+	base := c.w.table(c.base)
+	inner := "SELECT " + base + ".*, ROW_NUMBER() OVER (PARTITION BY " + c.w.col(q.Latest.Per) + " ORDER BY " +
+		c.w.col(q.Latest.Time) + " DESC, " + c.w.key(c.base) + " DESC) AS clarify_rn" + c.from() + c.whereSQL()
+	for _, col := range cols {
+		if col.Entity() == c.base {
+			c.addColumn(col)
+		}
+	}
+	countArgs := append([]any(nil), c.w.args...)
+	body := " FROM (" + inner + ") AS " + base + " WHERE clarify_rn = 1"
+	sql := "SELECT " + strings.Join(c.sel, ", ") + body + " ORDER BY " + c.w.col(q.Latest.Per) + " ASC LIMIT " + c.w.param(int64(c.opt.RowCap+1))
+	p := c.finish(sql, true)
+	p.CountSQL, p.CountArgs = "SELECT COUNT(*)"+body, countArgs
+	return p, nil
+}
+
+// aggExpr renders an aggregate and the measure's own filter.
+func (c *compiler) aggExpr(a understand.Agg) (expr string, err error) {
+	fn := strings.ToUpper(a.Func)
+	var arg string
+	switch {
+	case a.Measure != nil:
+		ms := a.Measure
+		if !ms.Filter.IsZero() {
+			f, err := c.w.fragment(ms.Filter, c.opt.Now)
+			if err != nil {
+				return "", err
+			}
+			c.where = append(c.where, "("+f+")")
+		}
+		if ms.Expr.IsZero() {
+			if a.Func == "count" || a.Func == "count_distinct" {
+				return "COUNT(*)", nil
+			}
+			return "", fmt.Errorf("%w: measure %s has no expression", ErrUnsupported, ms.Name)
+		}
+		arg, err = c.w.fragment(ms.Expr, c.opt.Now)
+		if err != nil {
+			return "", err
+		}
+	case a.Column != nil:
+		if !c.reach(a.Column.Entity()) {
+			return "", fmt.Errorf("%w: %s is not reachable from %s", ErrUnsupported, a.Column.Entity().Name, c.base.Name)
+		}
+		arg = c.w.col(a.Column)
+	default:
+		if len(c.manyJoins()) > 0 {
+			return "COUNT(DISTINCT " + c.w.key(c.base) + ")", nil
+		}
+		return "COUNT(*)", nil
+	}
+	switch a.Func {
+	case "count":
+		return "COUNT(" + arg + ")", nil
+	case "count_distinct":
+		return "COUNT(DISTINCT " + arg + ")", nil
+	case "avg":
+		// MySQL averages integers as DECIMAL with 4 places; DOUBLE keeps precision
+		if c.w.d == model.MySQL {
+			return "AVG(CAST(" + arg + " AS DOUBLE))", nil
+		}
+		return "AVG(" + arg + ")", nil
+	case "sum", "min", "max":
+		return fn + "(" + arg + ")", nil
+	}
+	return "", fmt.Errorf("%w: aggregate %q", ErrUnsupported, a.Func)
+}
+
+// manyJoins lists joined steps that multiply rows (only grouping by a
+// child's column adds them).
+func (c *compiler) manyJoins() []model.Edge {
+	var out []model.Edge
+	for _, ed := range c.joins {
+		if !ed.ToOne {
+			out = append(out, ed)
+		}
+	}
+	return out
+}
+
+func aggName(a understand.Agg) string {
+	name := strings.ToLower(strings.ReplaceAll(strings.TrimSpace(a.Label), " ", "_"))
+	name = strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r > 127 {
+			return r
+		}
+		return -1
+	}, name)
+	if name == "" {
+		return "value"
+	}
+	return name
+}
+
+func aggType(a understand.Agg) string {
+	switch a.Func {
+	case "count", "count_distinct":
+		return "integer"
+	case "min", "max":
+		if a.Column != nil {
+			return colType(a.Column)
+		}
+	}
+	return "real"
+}
+
+// aggregate compiles a single aggregate over the filtered base rows.
+func (c *compiler) aggregate() (*Plan, error) {
+	if err := c.restrict(); err != nil {
+		return nil, err
+	}
+	expr, err := c.aggExpr(*c.q.Agg)
+	if err != nil {
+		return nil, err
+	}
+	c.add(expr, aggName(*c.q.Agg), aggType(*c.q.Agg))
+	sql := "SELECT " + strings.Join(c.sel, ", ") + c.from() + c.whereSQL()
+	return c.finish(sql, false), nil
+}
+
+// groupExprs adds the group-by expressions to the select list.
+func (c *compiler) groupExprs() ([]string, error) {
+	var groups []string
+	for _, g := range c.q.Group {
+		switch {
+		case g.Bucket != "" && g.Column != nil:
+			if !c.joinAny(g.Column.Entity()) {
+				return nil, fmt.Errorf("%w: cannot group %s by %s", ErrUnsupported, c.base.PluralLabel(), g.Column.Title())
+			}
+			e := c.w.bucket(g.Column, g.Bucket)
+			c.add(e, g.Bucket, "text")
+			groups = append(groups, e)
+		case g.Entity != nil:
+			if !c.joinAny(g.Entity) {
+				return nil, fmt.Errorf("%w: cannot group %s by %s", ErrUnsupported, c.base.PluralLabel(), g.Entity.Singular())
+			}
+			k := g.Entity.KeyColumn()
+			d := g.Entity.DisplayColumn()
+			if d != k {
+				c.add(c.w.col(k), strings.ReplaceAll(g.Entity.Singular(), " ", "_")+"_"+k.Name, colType(k))
+			}
+			c.add(c.w.col(d), d.Name, colType(d))
+			groups = append(groups, c.w.col(k))
+			if d != k {
+				groups = append(groups, c.w.col(d))
+			}
+		case g.Column != nil:
+			if !c.joinAny(g.Column.Entity()) {
+				return nil, fmt.Errorf("%w: cannot group %s by %s", ErrUnsupported, c.base.PluralLabel(), g.Column.Title())
+			}
+			c.addColumn(g.Column)
+			groups = append(groups, c.w.col(g.Column))
+		}
+	}
+	return groups, nil
+}
+
+// joinAny joins e through many-to-one steps, or through one-to-many steps
+// when grouping by a child's column (rows multiply; counts then use
+// COUNT(DISTINCT key)).
+func (c *compiler) joinAny(e *model.Entity) bool {
+	if c.reach(e) {
+		return true
+	}
+	path, ok := c.m.Path(c.base, e)
+	if !ok {
+		return false
+	}
+	for _, ed := range path {
+		if !c.joined[ed.To] {
+			c.joined[ed.To] = true
+			c.joins = append(c.joins, ed)
+		}
+	}
+	return true
+}
+
+// grouped compiles an aggregate per group or per time bucket.
+func (c *compiler) grouped() (*Plan, error) {
+	if err := c.restrict(); err != nil {
+		return nil, err
+	}
+	groups, err := c.groupExprs()
+	if err != nil {
+		return nil, err
+	}
+	expr, err := c.aggExpr(*c.q.Agg)
+	if err != nil {
+		return nil, err
+	}
+	name := c.add(expr, aggName(*c.q.Agg), aggType(*c.q.Agg))
+	order := " ORDER BY " + c.w.quote(name) + dir(!c.q.SortAsc) + ", " + strings.Join(groups, ", ")
+	if c.q.Group[0].Bucket != "" {
+		order = " ORDER BY " + strings.Join(groups, ", ")
+	}
+	limit := c.opt.RowCap + 1
+	if c.q.Limit > 0 && c.q.Limit < limit {
+		limit = c.q.Limit
+	}
+	sql := "SELECT " + strings.Join(c.sel, ", ") + c.from() + c.whereSQL() + " GROUP BY " + strings.Join(groups, ", ") + order +
+		" LIMIT " + c.w.param(int64(limit))
+	return c.finish(sql, false), nil
+}
+
+// rank compiles top/bottom N entities by a metric.
+func (c *compiler) rank() (*Plan, error) {
+	r := c.q.Rank
+	// ranking rows by one of their own columns: no grouping
+	if r.Metric.Column != nil && r.Metric.Column.Entity() == r.Entity && c.base == r.Entity {
+		if err := c.restrict(); err != nil {
+			return nil, err
+		}
+		cols := c.listColumns()
+		for _, col := range cols {
+			c.addColumn(col)
+		}
+		if !contains(cols, r.Metric.Column) {
+			c.addColumn(r.Metric.Column)
+		}
+		sql := "SELECT " + strings.Join(c.sel, ", ") + c.from() + c.whereSQL() + " ORDER BY " + c.w.col(r.Metric.Column) + dir(r.Desc) +
+			", " + c.w.key(r.Entity) + " ASC LIMIT " + c.w.param(int64(r.Limit))
+		return c.finish(sql, false), nil
+	}
+	if !c.reach(r.Entity) {
+		return nil, fmt.Errorf("%w: %s cannot be ranked by %s", ErrUnsupported, r.Entity.PluralLabel(), r.Metric.Label)
+	}
+	if err := c.restrict(); err != nil {
+		return nil, err
+	}
+	k := r.Entity.KeyColumn()
+	d := r.Entity.DisplayColumn()
+	c.addColumn(k)
+	groups := []string{c.w.col(k)}
+	if d != k {
+		c.addColumn(d)
+		groups = append(groups, c.w.col(d))
+	}
+	expr, err := c.aggExpr(r.Metric)
+	if err != nil {
+		return nil, err
+	}
+	name := c.add(expr, aggName(r.Metric), aggType(r.Metric))
+	sql := "SELECT " + strings.Join(c.sel, ", ") + c.from() + c.whereSQL() + " GROUP BY " + strings.Join(groups, ", ") +
+		" ORDER BY " + c.w.quote(name) + dir(r.Desc) + ", " + c.w.col(k) + " ASC LIMIT " + c.w.param(int64(r.Limit))
+	return c.finish(sql, false), nil
+}
+
+func contains(cs []*model.Column, c *model.Column) bool {
+	for _, x := range cs {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+// CompileCount compiles the number of base rows a query's restrictions
+// keep (filters, time window and scope, not its aggregation or limit): the
+// preview of a clarification option and the test of a relaxed filter.
+func CompileCount(m *model.Model, q *understand.Query, d model.Dialect, opt Options) (string, []any, error) {
+	if q == nil || q.Base == nil {
+		return "", nil, fmt.Errorf("%w: the question has no subject", ErrUnsupported)
+	}
+	c := &compiler{m: m, q: q, w: &writer{d: d}, opt: opt, base: q.Base, joined: map[*model.Entity]bool{q.Base: true}, names: map[string]int{}}
+	if err := c.restrict(); err != nil {
+		return "", nil, err
+	}
+	return "SELECT COUNT(*)" + c.from() + c.whereSQL(), c.w.args, nil
+}

@@ -1,0 +1,158 @@
+package plan
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/understand"
+)
+
+// Statement says in plain language what a query computes, e.g. "Patients
+// with at least one wound where infected".
+func Statement(m *model.Model, q *understand.Query) string {
+	if q == nil || q.Base == nil {
+		return ""
+	}
+	subject := q.Base.PluralLabel()
+	var head string
+	switch {
+	case q.Rank != nil:
+		dir := "Top"
+		if !q.Rank.Desc {
+			dir = "Bottom"
+		}
+		head = fmt.Sprintf("%s %d %s by %s", dir, q.Rank.Limit, q.Rank.Entity.PluralLabel(), q.Rank.Metric.Label)
+		subject = ""
+	case q.Agg != nil && q.Intent == understand.IntentCount && len(q.Group) == 0:
+		head = "Number of " + subject
+		subject = ""
+	case q.Agg != nil:
+		head = capitalize(q.Agg.Label) + " of " + subject
+		subject = ""
+	case q.Latest != nil && q.Latest.Per != nil:
+		head = "Latest " + subject + " per " + q.Latest.Per.Title()
+		subject = ""
+	case q.Latest != nil:
+		head = "The latest " + q.Base.Singular()
+		subject = ""
+	case len(q.Order) > 0 && q.Limit > 0:
+		head = fmt.Sprintf("The %d %s with the %s %s", q.Limit, subject, map[bool]string{true: "highest", false: "lowest"}[q.Order[0].Desc], q.Order[0].Column.Title())
+		subject = ""
+	default:
+		head = capitalize(subject)
+	}
+	var parts []string
+	var own []string
+	for _, f := range q.Filters {
+		path, ok := m.Path(q.Base, f.Entity)
+		switch {
+		case f.Entity == q.Base || (ok && model.ToOnePath(path)):
+			own = append(own, f.Label)
+		case f.Exclude:
+			parts = append(parts, "with no "+f.Entity.Singular()+" where "+strings.TrimPrefix(f.Label, "no "+f.Entity.Singular()+" where "))
+		default:
+			parts = append(parts, childPhrase(f))
+		}
+	}
+	if len(own) > 0 {
+		parts = append([]string{"where " + strings.Join(own, " and ")}, parts...)
+	}
+	if w := q.Window; w != nil {
+		parts = append(parts, fmt.Sprintf("(%s: %s)", w.Column.Title(), w.Window.Label))
+	}
+	if s := q.Scope; s != nil {
+		parts = append(parts, "for "+strings.SplitN(s.Label, " (", 2)[0])
+	}
+	for i, g := range q.Group {
+		word := "per"
+		if i > 0 {
+			word = "and"
+		}
+		switch {
+		case g.Bucket != "":
+			parts = append(parts, word+" "+g.Bucket)
+		case g.Entity != nil:
+			parts = append(parts, word+" "+g.Entity.Singular())
+		default:
+			parts = append(parts, word+" "+g.Column.Title())
+		}
+	}
+	_ = subject
+	if len(parts) == 0 {
+		return head
+	}
+	return head + " " + strings.Join(parts, " ")
+}
+
+// childPhrase says a filter on related rows naturally: "with at least one
+// infected wound" for the label "Infected wounds", else "with at least one
+// wound where …".
+func childPhrase(f understand.Filter) string {
+	label := strings.TrimSpace(f.Label)
+	plural, single := f.Entity.PluralLabel(), f.Entity.Singular()
+	low := strings.ToLower(label)
+	if strings.HasSuffix(low, " "+strings.ToLower(plural)) && !strings.ContainsAny(label, "<>=()") {
+		adj := strings.TrimSpace(label[:len(label)-len(plural)])
+		return "with at least one " + strings.ToLower(adj) + " " + single
+	}
+	if f.Cond == nil && f.Predicate.IsZero() {
+		return "with at least one " + single
+	}
+	return "with at least one " + single + " where " + lowerFirst(label)
+}
+
+func lowerFirst(s string) string {
+	r := []rune(s)
+	if len(r) > 1 && r[0] >= 'A' && r[0] <= 'Z' && !(r[1] >= 'A' && r[1] <= 'Z') {
+		r[0] = r[0] + ('a' - 'A')
+	}
+	return string(r)
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	r := []rune(s)
+	return strings.ToUpper(string(r[0])) + string(r[1:])
+}
+
+// chartFor picks a chart: a line for time series, bars for categories.
+func chartFor(q *understand.Query, cols []Column) Chart {
+	last := ""
+	if len(cols) > 0 {
+		last = cols[len(cols)-1].Name
+	}
+	switch {
+	case q.Intent == understand.IntentTrend && len(cols) >= 2:
+		return Chart{Type: "line", X: cols[0].Name, Y: last}
+	case q.Rank != nil && len(cols) >= 2:
+		return Chart{Type: "bar", X: cols[len(cols)-2].Name, Y: last}
+	case q.Agg != nil && len(q.Group) > 0 && len(cols) >= 2:
+		return Chart{Type: "bar", X: cols[len(cols)-2].Name, Y: last}
+	case q.Format == "plot":
+		var x, y, series string
+		for _, c := range cols {
+			switch {
+			case x == "" && (c.Type == "date" || c.Type == "timestamp"):
+				x = c.Name
+			case y == "" && c.Type == "real":
+				y = c.Name
+			}
+		}
+		if q.Latest == nil && q.Base != nil {
+			if h := q.Base.Display; h != "" {
+				for _, c := range cols {
+					if c.Name == h {
+						series = h
+					}
+				}
+			}
+		}
+		if x != "" && y != "" {
+			return Chart{Type: "line", X: x, Y: y, Series: series}
+		}
+	}
+	return Chart{Type: "none"}
+}

@@ -1,0 +1,503 @@
+package source_test
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/google/go-cmp/cmp"
+	_ "github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/source"
+	"github.com/clarify-sql/clarify/internal/testdb"
+)
+
+const testModel = `source: t
+entities:
+  - name: items
+    key: id
+    columns:
+      - {name: id, role: id, type: integer}
+      - {name: name, role: name, type: text}
+`
+
+func testModelT(t *testing.T) *model.Model {
+	t.Helper()
+	m, err := model.Parse("test.yaml", []byte(testModel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// server is one database the execution tests run against: a source on a
+// fresh namespace holding table items (3 rows), and an admin connection
+// that can look at the server from outside.
+type server struct {
+	name    string
+	src     *source.Source
+	admin   *sql.DB
+	count   func(t *testing.T) int // rows in items, read by admin
+	slow    string                 // a statement that runs for seconds
+	huge    string                 // a statement returning millions of rows
+	running func(t *testing.T) int // server-side statements still running "slow"
+}
+
+func newServers(t *testing.T, opt source.Options) []server {
+	t.Helper()
+	return []server{sqliteServer(t, opt), pgServer(t, opt), mysqlServer(t, opt)}
+}
+
+func sqliteServer(t *testing.T, opt source.Options) server {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "items.db")
+	admin, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { admin.Close() })
+	mustExec(t, admin, `CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT)`)
+	mustExec(t, admin, `INSERT INTO items VALUES (1, 'a'), (2, 'b'), (3, 'c')`)
+	src, err := source.Open(context.Background(), "t", "sqlite:"+path, testModelT(t), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { src.Close() })
+	return server{
+		name: "sqlite", src: src, admin: admin,
+		count: func(t *testing.T) int { return countRows(t, admin, "SELECT count(*) FROM items") },
+		slow:  `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c`,
+		huge:  `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 10000000) SELECT x FROM c`,
+		// SQLite runs in-process: an interrupted statement is gone.
+		running: func(*testing.T) int { return 0 },
+	}
+}
+
+func pgServer(t *testing.T, opt source.Options) server {
+	t.Helper()
+	dsn := testdb.Postgres(t)
+	admin, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { admin.Close() })
+	if err := admin.Ping(); err != nil {
+		testdb.Skip(t, "PostgreSQL unreachable: "+err.Error())
+	}
+	ns := testdb.Name("t_exec")
+	mustExec(t, admin, "CREATE SCHEMA "+ns)
+	t.Cleanup(func() { mustExec(t, admin, "DROP SCHEMA "+ns+" CASCADE") })
+	mustExec(t, admin, "CREATE TABLE "+ns+".items (id integer PRIMARY KEY, name text)")
+	mustExec(t, admin, "INSERT INTO "+ns+".items VALUES (1, 'a'), (2, 'b'), (3, 'c')")
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", ns)
+	u.RawQuery = q.Encode()
+	src, err := source.Open(context.Background(), "t", u.String(), testModelT(t), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { src.Close() })
+	return server{
+		name: "postgres", src: src, admin: admin,
+		count: func(t *testing.T) int { return countRows(t, admin, "SELECT count(*) FROM "+ns+".items") },
+		slow:  "SELECT pg_sleep(30)",
+		huge:  "SELECT 1 FROM pg_class a, pg_class b, pg_class c",
+		running: func(t *testing.T) int {
+			return countRows(t, admin, `SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query = 'SELECT pg_sleep(30)'`)
+		},
+	}
+}
+
+func mysqlServer(t *testing.T, opt source.Options) server {
+	t.Helper()
+	dsn := testdb.MySQL(t)
+	admin, err := sql.Open("mysql", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { admin.Close() })
+	if err := admin.Ping(); err != nil {
+		testdb.Skip(t, "MySQL unreachable: "+err.Error())
+	}
+	ns := testdb.Name("t_exec")
+	mustExec(t, admin, "CREATE DATABASE "+ns)
+	t.Cleanup(func() { mustExec(t, admin, "DROP DATABASE "+ns) })
+	mustExec(t, admin, "CREATE TABLE "+ns+".items (id int PRIMARY KEY, name varchar(20))")
+	mustExec(t, admin, "INSERT INTO "+ns+".items VALUES (1, 'a'), (2, 'b'), (3, 'c')")
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.DBName = ns
+	src, err := source.Open(context.Background(), "t", "mysql:"+cfg.FormatDSN(), testModelT(t), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { src.Close() })
+	return server{
+		name: "mysql", src: src, admin: admin,
+		count: func(t *testing.T) int { return countRows(t, admin, "SELECT count(*) FROM "+ns+".items") },
+		slow:  "SELECT SLEEP(30)",
+		huge:  "SELECT 1 FROM information_schema.columns a, information_schema.columns b, information_schema.columns c",
+		running: func(t *testing.T) int {
+			return countRows(t, admin, `SELECT count(*) FROM information_schema.processlist WHERE info = 'SELECT SLEEP(30)'`)
+		},
+	}
+}
+
+func mustExec(t *testing.T, db *sql.DB, q string) {
+	t.Helper()
+	if _, err := db.Exec(q); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+}
+
+func countRows(t *testing.T, db *sql.DB, q string) int {
+	t.Helper()
+	var n int
+	if err := db.QueryRow(q).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return n
+}
+
+// stillRunning polls the server until no slow statement runs, or gives up.
+func stillRunning(t *testing.T, s server) int {
+	t.Helper()
+	n := 0
+	for i := 0; i < 30; i++ {
+		if n = s.running(t); n == 0 {
+			return 0
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return n
+}
+
+// TestTimeoutStopsServerQuery runs a statement that would take 30 s: the
+// timeout ends it, on the server too.
+func TestTimeoutStopsServerQuery(t *testing.T) {
+	for _, s := range newServers(t, source.Options{QueryTimeout: 700 * time.Millisecond}) {
+		t.Run(s.name, func(t *testing.T) {
+			start := time.Now()
+			_, err := s.src.Query(context.Background(), s.slow, nil, 0)
+			took := time.Since(start)
+			if !errors.Is(err, source.ErrTimeout) {
+				t.Fatalf("err = %v, want ErrTimeout", err)
+			}
+			if took > 10*time.Second {
+				t.Errorf("the timeout took %s to stop the statement", took)
+			}
+			if n := stillRunning(t, s); n > 0 {
+				t.Errorf("%d slow statements still run on the server after the timeout", n)
+			}
+		})
+	}
+}
+
+// TestCancelStopsServerQuery cancels the caller's context mid-statement,
+// as a client that disconnects does.
+func TestCancelStopsServerQuery(t *testing.T) {
+	for _, s := range newServers(t, source.Options{QueryTimeout: time.Minute}) {
+		t.Run(s.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
+			defer cancel()
+			_, err := s.src.Query(ctx, s.slow, nil, 0)
+			if err == nil {
+				t.Fatal("the canceled statement succeeded")
+			}
+			if n := stillRunning(t, s); n > 0 {
+				t.Errorf("%d slow statements still run on the server after the client went away", n)
+			}
+		})
+	}
+}
+
+// TestHugeResultTruncated reads millions of rows with a small cap: the
+// answer stops at the cap with the flag set, without reading the rest.
+func TestHugeResultTruncated(t *testing.T) {
+	for _, s := range newServers(t, source.Options{RowCap: 500, QueryTimeout: 30 * time.Second}) {
+		t.Run(s.name, func(t *testing.T) {
+			start := time.Now()
+			res, err := s.src.Query(context.Background(), s.huge, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Rows) != 500 || !res.Truncated {
+				t.Errorf("got %d rows, truncated=%v; want 500 rows, truncated", len(res.Rows), res.Truncated)
+			}
+			t.Logf("%s: truncated after %s", s.name, time.Since(start))
+			// The connection is usable after the rest was abandoned.
+			if res, err := s.src.Query(context.Background(), "SELECT count(*) FROM items", nil, 0); err != nil || len(res.Rows) != 1 {
+				t.Errorf("the next statement failed: %v", err)
+			}
+		})
+	}
+}
+
+// TestWritesRefused sends writes straight to the execution path, as if the
+// guard had accepted them: the read-only transaction (the authorizer for
+// SQLite) refuses every one, and the table is unchanged.
+func TestWritesRefused(t *testing.T) {
+	writes := []string{
+		"INSERT INTO items (id, name) VALUES (9, 'x')",
+		"UPDATE items SET name = 'x'",
+		"DELETE FROM items",
+		"DROP TABLE items",
+		"CREATE TABLE pwned (a int)",
+		"SELECT 1; DELETE FROM items",
+		"DELETE FROM items; SELECT 1",
+	}
+	for _, s := range newServers(t, source.Options{}) {
+		t.Run(s.name, func(t *testing.T) {
+			ws := writes
+			if s.name == "postgres" {
+				ws = append(ws, "WITH d AS (DELETE FROM items RETURNING id) SELECT id FROM d",
+					"INSERT INTO items VALUES (9, 'x') RETURNING id")
+			}
+			for _, w := range ws {
+				if _, err := s.src.Query(context.Background(), w, nil, 0); err == nil {
+					t.Errorf("%q was executed", w)
+				}
+			}
+			if n := s.count(t); n != 3 {
+				t.Errorf("items has %d rows after the writes, want 3", n)
+			}
+		})
+	}
+}
+
+// TestStackedStatementsRefusedByServer: PostgreSQL itself refuses two
+// statements in one string on the extended protocol.
+func TestStackedStatementsRefusedByServer(t *testing.T) {
+	s := pgServer(t, source.Options{})
+	_, err := s.src.Query(context.Background(), "SELECT 1; SELECT 2", nil, 0)
+	if err == nil || !strings.Contains(err.Error(), "cannot insert multiple commands into a prepared statement") {
+		t.Errorf("err = %v, want the server's refusal of multiple commands", err)
+	}
+}
+
+// TestSQLiteRunsOneStatement: the SQLite driver would run every statement
+// of a text and return the last one's rows, so the execution path refuses
+// more than one, and a comment, where a second one hides.
+func TestSQLiteRunsOneStatement(t *testing.T) {
+	s := sqliteServer(t, source.Options{})
+	for _, q := range []string{
+		"SELECT 1; SELECT name FROM items",
+		"SELECT --1 AS x, '\n 1 AS a; SELECT name FROM items --' AS y",
+		"SELECT 1 /* c */",
+	} {
+		if _, err := s.src.Query(context.Background(), q, nil, 0); !errors.Is(err, source.ErrNotSingle) {
+			t.Errorf("%q: err = %v, want ErrNotSingle", q, err)
+		}
+	}
+	res, err := s.src.Query(context.Background(), "SELECT 'a;b -- c' AS x, name FROM items;", nil, 0)
+	if err != nil || len(res.Rows) != 3 {
+		t.Fatalf("one statement with a semicolon in a string: %v, %v", res, err)
+	}
+}
+
+// TestNonFiniteNumbers: JSON has no NaN or infinity, so a result holding
+// them still has to be sendable.
+func TestNonFiniteNumbers(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		open  func(*testing.T, source.Options) server
+		query string
+		want  []any
+	}{
+		{"sqlite", sqliteServer, "SELECT 1e999 AS a, -1e999 AS b, NULL AS c", []any{"Infinity", "-Infinity", nil}},
+		{"postgres", pgServer, "SELECT 'Infinity'::float8 AS a, '-Infinity'::float8 AS b, 'NaN'::float8 AS c", []any{"Infinity", "-Infinity", "NaN"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := tc.open(t, source.Options{}) // skips this subtest only when the server is not configured
+			res, err := s.src.Query(context.Background(), tc.query, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, res.Rows[0]); diff != "" {
+				t.Errorf("row (-want +got):\n%s", diff)
+			}
+			if _, err := json.Marshal(res.Rows); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// TestNoStateSurvives changes session state in one statement and looks
+// for it in the next.
+func TestNoStateSurvives(t *testing.T) {
+	ctx := context.Background()
+	t.Run("postgres", func(t *testing.T) {
+		s := pgServer(t, source.Options{})
+		for _, q := range []string{
+			"SELECT set_config('work_mem', '1234kB', false)",
+			"SELECT set_config('search_path', 'pg_catalog', false)",
+			"SELECT pg_advisory_lock(4242)",
+		} {
+			if _, err := s.src.Query(ctx, q, nil, 0); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		res, err := s.src.Query(ctx, "SELECT current_setting('work_mem'), (SELECT count(*) FROM items)", nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(res.Rows[0][0]); got == "1234kB" {
+			t.Errorf("work_mem set by an earlier statement survived")
+		}
+		if n := countRows(t, s.admin, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = 4242"); n != 0 {
+			t.Errorf("an advisory lock taken by an earlier statement is still held")
+		}
+	})
+	t.Run("mysql", func(t *testing.T) {
+		s := mysqlServer(t, source.Options{})
+		for _, q := range []string{"SELECT @pwned := 1", "SELECT GET_LOCK('clarify_pwned', 0)"} {
+			if _, err := s.src.Query(ctx, q, nil, 0); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		res, err := s.src.Query(ctx, "SELECT @pwned", nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Rows[0][0] != nil {
+			t.Errorf("a user variable set by an earlier statement survived: %v", res.Rows[0][0])
+		}
+		if n := countRows(t, s.admin, "SELECT IS_FREE_LOCK('clarify_pwned')"); n != 1 {
+			t.Errorf("a named lock taken by an earlier statement is still held")
+		}
+	})
+	t.Run("sqlite", func(t *testing.T) {
+		s := sqliteServer(t, source.Options{})
+		for _, q := range []string{
+			"PRAGMA query_only = 0",
+			"ATTACH DATABASE ':memory:' AS x",
+			"SELECT * FROM pragma_table_info('items')",
+			"SELECT load_extension('x')",
+			"BEGIN",
+			"CREATE TEMP TABLE tt (a)",
+		} {
+			if _, err := s.src.Query(ctx, q, nil, 0); err == nil {
+				t.Errorf("%q was executed", q)
+			}
+		}
+	})
+}
+
+// TestSetRefused: PostgreSQL statements that return no rows (SET, COPY,
+// DO …) are refused by the execution path itself.
+func TestSetRefused(t *testing.T) {
+	s := pgServer(t, source.Options{})
+	dir := t.TempDir()
+	for _, q := range []string{
+		"SET statement_timeout = 0",
+		"RESET ALL",
+		"COPY (SELECT 1) TO '" + filepath.Join(dir, "pwned") + "'",
+		"DO $$ BEGIN PERFORM 1; END $$",
+	} {
+		_, err := s.src.Query(context.Background(), q, nil, 0)
+		if !errors.Is(err, source.ErrNotQuery) {
+			t.Errorf("%q: err = %v, want ErrNotQuery", q, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
+		t.Error("COPY wrote a file")
+	}
+}
+
+// TestArgumentsChecked: argument types a driver could read as options are
+// refused.
+func TestArgumentsChecked(t *testing.T) {
+	s := sqliteServer(t, source.Options{})
+	type sneaky struct{}
+	if _, err := s.src.Query(context.Background(), "SELECT ?", []any{sneaky{}}, 0); err == nil {
+		t.Error("an argument of an unknown type was accepted")
+	}
+	res, err := s.src.Query(context.Background(), "SELECT name FROM items WHERE id = ?", []any{int64(2)}, 0)
+	if err != nil || len(res.Rows) != 1 || res.Rows[0][0] != "b" {
+		t.Errorf("got %v, %v", res, err)
+	}
+}
+
+// TestCheckPrivileges: the superuser accounts of the test servers are
+// reported loudly; an account that can only read is reported as such.
+func TestCheckPrivileges(t *testing.T) {
+	ctx := context.Background()
+	hasWarning := func(fs []source.Finding, substr string) bool {
+		for _, f := range fs {
+			if f.Warn && strings.Contains(f.Message, substr) {
+				return true
+			}
+		}
+		return false
+	}
+	t.Run("postgres", func(t *testing.T) {
+		s := pgServer(t, source.Options{})
+		fs, err := s.src.CheckPrivileges(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !hasWarning(fs, "superuser") {
+			t.Errorf("a superuser account was not reported: %v", fs)
+		}
+		role := testdb.Name("clarify_ro")
+		mustExec(t, s.admin, "CREATE ROLE "+role+" LOGIN")
+		t.Cleanup(func() { mustExec(t, s.admin, "DROP OWNED BY "+role+"; DROP ROLE "+role) })
+		ns := s.src.Target.Display[strings.Index(s.src.Target.Display, "search_path=")+len("search_path="):]
+		mustExec(t, s.admin, "GRANT USAGE ON SCHEMA "+ns+" TO "+role)
+		mustExec(t, s.admin, "GRANT SELECT ON "+ns+".items TO "+role)
+		u, err := url.Parse(testdb.Postgres(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		u.User = url.User(role)
+		ro, err := source.Open(ctx, "ro", u.String(), testModelT(t), source.Options{})
+		if err != nil {
+			testdb.Skip(t, "cannot log in as a new role without a password here: "+err.Error())
+		}
+		defer ro.Close()
+		fs, err = ro.CheckPrivileges(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hasWarning(fs, "superuser") || hasWarning(fs, "may INSERT") || hasWarning(fs, "may DELETE") {
+			t.Errorf("a read-only role was reported with write privileges: %v", fs)
+		}
+	})
+	t.Run("mysql", func(t *testing.T) {
+		s := mysqlServer(t, source.Options{})
+		fs, err := s.src.CheckPrivileges(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !hasWarning(fs, "ALL PRIVILEGES") && !hasWarning(fs, "INSERT") {
+			t.Errorf("the root account was not reported: %v", fs)
+		}
+	})
+	t.Run("sqlite", func(t *testing.T) {
+		s := sqliteServer(t, source.Options{})
+		fs, err := s.src.CheckPrivileges(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if os.Geteuid() != 0 && !hasWarning(fs, "writable") {
+			t.Errorf("a writable database file was not reported: %v", fs)
+		}
+	})
+}

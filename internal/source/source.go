@@ -1,0 +1,382 @@
+package source
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/clarify-sql/clarify/internal/model"
+)
+
+// Options tune a source.
+type Options struct {
+	// QueryTimeout bounds each statement (default 15s).
+	QueryTimeout time.Duration
+	// RowCap bounds the rows an answer returns (default 1000).
+	RowCap int
+	// ValueTTL is how long database values stay fresh (default 10m; a
+	// column's values.ttl overrides it).
+	ValueTTL time.Duration
+	// ValueLoadTimeout bounds the first load of a column's values (default
+	// 30s). A question waits for it: understanding without the values
+	// would misread names and codes, which is worse than a slow first
+	// answer; a load that fails or times out is retried after 30s.
+	ValueLoadTimeout time.Duration
+	// MaxIndexedValues caps the distinct values loaded per column for
+	// matching (default 100,000).
+	MaxIndexedValues int
+	// Clock returns the current time for cache expiry (default time.Now).
+	Clock func() time.Time
+}
+
+func (o *Options) defaults() {
+	if o.QueryTimeout <= 0 {
+		o.QueryTimeout = 15 * time.Second
+	}
+	if o.RowCap <= 0 {
+		o.RowCap = 1000
+	}
+	if o.ValueTTL <= 0 {
+		o.ValueTTL = 10 * time.Minute
+	}
+	if o.ValueLoadTimeout <= 0 {
+		o.ValueLoadTimeout = 30 * time.Second
+	}
+	if o.MaxIndexedValues <= 0 {
+		o.MaxIndexedValues = 100_000
+	}
+	if o.Clock == nil {
+		o.Clock = time.Now
+	}
+}
+
+// Source is one database with its model.
+type Source struct {
+	Name    string
+	Target  Target
+	Model   *model.Model
+	db      *sql.DB
+	opt     Options
+	values  *valueCache
+	closeMu sync.Mutex
+	closed  bool
+
+	// exec is the hardened pool statements run on (the second wall behind
+	// the guard), opened on first use; db is kept for metadata.
+	execOnce sync.Once
+	exec     *execPool
+	execErr  error
+}
+
+// New wraps an open database. The source owns db and closes it. db serves
+// metadata (schema checks); statements run on a separate hardened pool
+// the source opens from t on first use.
+func New(name string, t Target, db *sql.DB, m *model.Model, opt Options) *Source {
+	opt.defaults()
+	s := &Source{Name: name, Target: t, Model: m, db: db, opt: opt}
+	s.values = newValueCache(s)
+	return s
+}
+
+// Open parses a DSN, connects and wraps the database.
+func Open(ctx context.Context, name, dsn string, m *model.Model, opt Options) (*Source, error) {
+	t, err := ParseDSN(dsn)
+	if err != nil {
+		return nil, err
+	}
+	db, err := OpenDB(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	return New(name, t, db, m, opt), nil
+}
+
+// Dialect returns the source's SQL dialect.
+func (s *Source) Dialect() model.Dialect { return s.Target.Dialect }
+
+// RowCap returns the row cap of answers.
+func (s *Source) RowCap() int { return s.opt.RowCap }
+
+// Catalog returns the source's cached values, for understanding.
+func (s *Source) Catalog() *valueCache { return s.values }
+
+// Close waits for background refreshes and closes the database.
+func (s *Source) Close() error {
+	s.closeMu.Lock()
+	defer s.closeMu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	s.values.wait()
+	err := s.db.Close()
+	if s.exec != nil {
+		err = errors.Join(err, s.exec.db.Close())
+	}
+	return err
+}
+
+// execPool returns the hardened pool, opening it on first use.
+func (s *Source) execPool() (*execPool, error) {
+	s.execOnce.Do(func() {
+		s.closeMu.Lock()
+		defer s.closeMu.Unlock()
+		if s.closed {
+			s.execErr = errors.New("source is closed")
+			return
+		}
+		s.exec, s.execErr = openExec(s.Target, s.opt)
+	})
+	return s.exec, s.execErr
+}
+
+// Result is the outcome of a statement.
+type Result struct {
+	Columns   []string
+	Types     []string
+	Rows      [][]any
+	Truncated bool
+	Duration  time.Duration
+}
+
+// ErrTimeout is returned when a statement runs past the query timeout.
+var ErrTimeout = errors.New("query timed out")
+
+// QueryError is a statement the database refused or failed.
+type QueryError struct {
+	Err error
+}
+
+func (e *QueryError) Error() string { return "query failed: " + e.Err.Error() }
+func (e *QueryError) Unwrap() error { return e.Err }
+
+// Query runs a statement on the hardened read-only path with the source's
+// timeout, keeping at most maxRows rows (0: the row cap) and flagging a
+// truncated result. Canceling ctx stops the query on the database. The
+// statement should have passed the guard; this path holds if it did not.
+func (s *Source) Query(ctx context.Context, query string, args []any, maxRows int) (*Result, error) {
+	if maxRows <= 0 {
+		maxRows = s.opt.RowCap
+	}
+	p, err := s.execPool()
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.opt.QueryTimeout)
+	defer cancel()
+	start := time.Now()
+	res, err := p.run(ctx, s, query, args, maxRows)
+	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, fmt.Errorf("%w after %s", ErrTimeout, s.opt.QueryTimeout)
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, &QueryError{Err: err}
+	}
+	res.Duration = time.Since(start)
+	return res, nil
+}
+
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// metaQuery runs one of Clarify's own catalog queries on the metadata
+// pool, read-only, with the source's timeout.
+func (s *Source) metaQuery(ctx context.Context, query string, args []any, maxRows int) (*Result, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.opt.QueryTimeout)
+	defer cancel()
+	res, err := s.readOnly(ctx, func(q queryer) (*Result, error) { return collect(ctx, func() {}, q, query, args, maxRows) })
+	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, fmt.Errorf("%w after %s", ErrTimeout, s.opt.QueryTimeout)
+		}
+		return nil, &QueryError{Err: err}
+	}
+	return res, nil
+}
+
+// readOnly runs f in a read-only transaction (PostgreSQL, MySQL) or on the
+// read-only SQLite metadata pool.
+func (s *Source) readOnly(ctx context.Context, f func(queryer) (*Result, error)) (*Result, error) {
+	if s.Target.Dialect == model.SQLite {
+		return f(s.db)
+	}
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback() //nolint:errcheck // read-only: nothing to keep
+	if s.Target.Dialect == model.Postgres {
+		ms := strconv.FormatInt(s.opt.QueryTimeout.Milliseconds(), 10)
+		if _, err := tx.ExecContext(ctx, "SELECT set_config('statement_timeout', $1, true)", ms); err != nil {
+			return nil, err
+		}
+	}
+	return f(tx)
+}
+
+// collect runs a query and reads at most maxRows rows, flagging a result
+// with more as truncated. stop cancels the statement on the server, for
+// results too large to drain.
+func collect(ctx context.Context, stop func(), q queryer, query string, args []any, maxRows int) (*Result, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cts, err := rows.ColumnTypes()
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{}
+	for _, ct := range cts {
+		res.Columns = append(res.Columns, ct.Name())
+		res.Types = append(res.Types, strings.ToUpper(ct.DatabaseTypeName()))
+	}
+	for rows.Next() {
+		if len(res.Rows) == maxRows {
+			res.Truncated = true
+			// Closing drains what the server still sends; when that takes
+			// long (a huge result), cancel the statement on the server.
+			t := time.AfterFunc(50*time.Millisecond, stop)
+			rows.Close()
+			t.Stop()
+			return res, nil
+		}
+		vals := make([]any, len(cts))
+		ptrs := make([]any, len(cts))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		for i, v := range vals {
+			vals[i] = normalize(v, res.Types[i])
+		}
+		res.Rows = append(res.Rows, vals)
+	}
+	return res, rows.Err()
+}
+
+// normalize converts driver values to JSON-friendly Go values: text as
+// string, integers as int64, decimals and floats as float64. JSON has no
+// NaN or infinity, so those (PostgreSQL's 'NaN'::float8, SQLite's 1e999)
+// become the strings "NaN", "Infinity" and "-Infinity" rather than a
+// result that cannot be sent.
+func normalize(v any, dbType string) any {
+	out := convert(v, dbType)
+	if f, ok := out.(float64); ok {
+		switch {
+		case math.IsNaN(f):
+			return "NaN"
+		case math.IsInf(f, 1):
+			return "Infinity"
+		case math.IsInf(f, -1):
+			return "-Infinity"
+		}
+	}
+	return out
+}
+
+func convert(v any, dbType string) any {
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case []byte:
+		return convert(string(x), dbType)
+	case string:
+		switch dbType {
+		case "NUMERIC", "DECIMAL", "NEWDECIMAL", "FLOAT", "DOUBLE", "REAL", "FLOAT4", "FLOAT8":
+			if f, err := strconv.ParseFloat(x, 64); err == nil {
+				return f
+			}
+		case "INT", "INTEGER", "BIGINT", "SMALLINT", "TINYINT", "MEDIUMINT", "INT2", "INT4", "INT8", "UNSIGNED BIGINT", "UNSIGNED INT":
+			if n, err := strconv.ParseInt(x, 10, 64); err == nil {
+				return n
+			}
+		}
+		return x
+	case int32:
+		return int64(x)
+	case int16:
+		return int64(x)
+	case int8:
+		return int64(x)
+	case uint64:
+		return int64(x)
+	case float32:
+		return float64(x)
+	case time.Time:
+		if x.Hour() == 0 && x.Minute() == 0 && x.Second() == 0 && x.Nanosecond() == 0 {
+			return x.Format(time.DateOnly)
+		}
+		return x.Format(time.DateTime)
+	case bool:
+		if x {
+			return int64(1)
+		}
+		return int64(0)
+	}
+	return v
+}
+
+// CheckSchema verifies that every table and column of the model exists in
+// the database; problems name the model's file and line.
+func (s *Source) CheckSchema(ctx context.Context) error {
+	var probs []model.Problem
+	for i, e := range s.Model.Entities {
+		cols, err := s.columns(ctx, e.TableName())
+		if err != nil {
+			return err
+		}
+		field := fmt.Sprintf("entities[%d]", i)
+		if len(cols) == 0 {
+			probs = append(probs, model.Problem{File: s.Model.File(), Line: s.Model.Line(field), Field: field + ".table", Msg: fmt.Sprintf("table %q not found in the database", e.TableName())})
+			continue
+		}
+		for j, c := range e.Columns {
+			if !cols[strings.ToLower(c.Name)] {
+				f := fmt.Sprintf("%s.columns[%d]", field, j)
+				probs = append(probs, model.Problem{File: s.Model.File(), Line: s.Model.Line(f), Field: f + ".name", Msg: fmt.Sprintf("column %q not found in table %q", c.Name, e.TableName())})
+			}
+		}
+	}
+	if len(probs) > 0 {
+		return &model.Error{Problems: probs}
+	}
+	return nil
+}
+
+// columns returns the lower-case column names of a table (empty when the
+// table does not exist).
+func (s *Source) columns(ctx context.Context, table string) (map[string]bool, error) {
+	var q string
+	var args []any
+	switch s.Target.Dialect {
+	case model.SQLite:
+		q, args = "SELECT name FROM pragma_table_info(?)", []any{table}
+	case model.Postgres:
+		q, args = "SELECT column_name FROM information_schema.columns WHERE table_name = $1 AND table_schema = ANY (current_schemas(false))", []any{table}
+	default:
+		q, args = "SELECT column_name FROM information_schema.columns WHERE table_name = ? AND table_schema = DATABASE()", []any{table}
+	}
+	res, err := s.metaQuery(ctx, q, args, 10_000)
+	if err != nil {
+		return nil, fmt.Errorf("read columns of %s: %w", table, err)
+	}
+	out := map[string]bool{}
+	for _, r := range res.Rows {
+		out[strings.ToLower(fmt.Sprint(r[0]))] = true
+	}
+	return out, nil
+}

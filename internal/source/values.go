@@ -1,0 +1,210 @@
+package source
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/singleflight"
+
+	"github.com/clarify-sql/clarify/internal/model"
+)
+
+// valueCache holds the distinct values of database-sourced columns and the
+// rows scope questions list. Entries expire after a TTL; an expired entry
+// is still served while a background refresh runs (stale-while-revalidate).
+// When the database cannot be reached, the error is remembered for a short
+// backoff and understanding goes on without those values.
+type valueCache struct {
+	s       *Source
+	mu      sync.Mutex
+	cols    map[*model.Column]*valueEntry
+	rows    map[string]*rowsEntry
+	version atomic.Uint64
+	wg      sync.WaitGroup
+	first   singleflight.Group // first loads, one per column
+	// Log receives warnings (capped columns, unreachable database).
+	log *slog.Logger
+}
+
+type valueEntry struct {
+	values  []string
+	loaded  time.Time
+	err     error
+	loading bool
+}
+
+type rowsEntry struct {
+	rows   [][]string
+	loaded time.Time
+}
+
+// retryAfter is how long a failed load is remembered before trying again.
+const retryAfter = 30 * time.Second
+
+func newValueCache(s *Source) *valueCache {
+	return &valueCache{s: s, cols: map[*model.Column]*valueEntry{}, rows: map[string]*rowsEntry{}, log: slog.Default()}
+}
+
+func (vc *valueCache) ttl(c *model.Column) time.Duration {
+	if c.Values != nil && c.Values.TTL > 0 {
+		return c.Values.TTL
+	}
+	return vc.s.opt.ValueTTL
+}
+
+// Version changes whenever values change; it starts background refreshes
+// of expired columns.
+func (vc *valueCache) Version(ctx context.Context) uint64 {
+	now := vc.s.opt.Clock()
+	vc.mu.Lock()
+	for c, e := range vc.cols {
+		if e.loading {
+			continue
+		}
+		expired := e.err == nil && now.Sub(e.loaded) > vc.ttl(c)
+		retry := e.err != nil && now.Sub(e.loaded) > retryAfter
+		if expired || retry {
+			e.loading = true
+			vc.wg.Add(1)
+			go vc.refresh(context.WithoutCancel(ctx), c)
+		}
+	}
+	vc.mu.Unlock()
+	return vc.version.Load()
+}
+
+// wait blocks until background refreshes finish.
+func (vc *valueCache) wait() { vc.wg.Wait() }
+
+func (vc *valueCache) refresh(ctx context.Context, c *model.Column) {
+	defer vc.wg.Done()
+	vals, err := vc.load(ctx, c)
+	vc.mu.Lock()
+	e := vc.cols[c]
+	e.loading = false
+	e.loaded = vc.s.opt.Clock()
+	if err != nil {
+		// keep serving the stale values; retry later
+		e.err = err
+		vc.log.Warn("refresh values failed; serving stale values", "source", vc.s.Name, "column", c.Entity().Name+"."+c.Name, "err", err)
+	} else {
+		e.values, e.err = vals, nil
+		vc.version.Add(1)
+	}
+	vc.mu.Unlock()
+}
+
+// Values returns a column's distinct values, loading them on first use.
+func (vc *valueCache) Values(ctx context.Context, c *model.Column) ([]string, error) {
+	vc.mu.Lock()
+	e, ok := vc.cols[c]
+	if ok && (e.values != nil || e.loading || e.err != nil) {
+		vals, err := e.values, e.err
+		vc.mu.Unlock()
+		if vals != nil {
+			return vals, nil
+		}
+		return nil, err
+	}
+	vc.mu.Unlock()
+	// one load per column however many turns want it, detached from any
+	// one caller: a caller that gives up (its client went away) returns at
+	// once, and its cancellation is never remembered as the column's error
+	ch := vc.first.DoChan(c.Entity().Name+"."+c.Name, func() (any, error) {
+		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), vc.s.opt.ValueLoadTimeout)
+		defer cancel()
+		vals, err := vc.load(lctx, c)
+		vc.mu.Lock()
+		defer vc.mu.Unlock()
+		vc.cols[c] = &valueEntry{values: vals, loaded: vc.s.opt.Clock(), err: err}
+		if err != nil {
+			vc.log.Warn("load values failed; matching without them", "source", vc.s.Name, "column", c.Entity().Name+"."+c.Name, "err", err)
+			return nil, err
+		}
+		vc.version.Add(1)
+		return vals, nil
+	})
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case r := <-ch:
+		if r.Err != nil {
+			return nil, r.Err
+		}
+		return r.Val.([]string), nil
+	}
+}
+
+func (vc *valueCache) load(ctx context.Context, c *model.Column) ([]string, error) {
+	s := vc.s
+	w := func(n string) string {
+		if s.Target.Dialect == model.MySQL {
+			return "`" + n + "`"
+		}
+		return `"` + n + `"`
+	}
+	capN := s.opt.MaxIndexedValues
+	q := fmt.Sprintf("SELECT DISTINCT %s FROM %s WHERE %s IS NOT NULL ORDER BY 1 LIMIT %d", w(c.Name), w(c.Entity().TableName()), w(c.Name), capN+1)
+	res, err := s.Query(ctx, q, nil, capN+1)
+	if err != nil {
+		return nil, err
+	}
+	vals := make([]string, 0, len(res.Rows))
+	for _, r := range res.Rows {
+		vals = append(vals, fmt.Sprint(r[0]))
+	}
+	if len(vals) > capN {
+		vc.log.Warn("column has more distinct values than are indexed", "column", c.Entity().Name+"."+c.Name, "indexed", capN)
+		vals = vals[:capN]
+	}
+	if vals == nil {
+		vals = []string{}
+	}
+	return vals, nil
+}
+
+// Rows returns the key and the given columns of an entity's rows in key
+// order (cached like values).
+func (vc *valueCache) Rows(ctx context.Context, e *model.Entity, cols []string, limit int) ([][]string, error) {
+	key := fmt.Sprintf("%s|%v|%d", e.Name, cols, limit)
+	now := vc.s.opt.Clock()
+	vc.mu.Lock()
+	if r, ok := vc.rows[key]; ok && now.Sub(r.loaded) < vc.s.opt.ValueTTL {
+		vc.mu.Unlock()
+		return r.rows, nil
+	}
+	vc.mu.Unlock()
+	s := vc.s
+	w := func(n string) string {
+		if s.Target.Dialect == model.MySQL {
+			return "`" + n + "`"
+		}
+		return `"` + n + `"`
+	}
+	sel := w(e.Key)
+	for _, c := range cols {
+		sel += ", " + w(c)
+	}
+	q := fmt.Sprintf("SELECT %s FROM %s ORDER BY %s LIMIT %d", sel, w(e.TableName()), w(e.Key), limit)
+	res, err := s.Query(ctx, q, nil, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]string, len(res.Rows))
+	for i, r := range res.Rows {
+		out[i] = make([]string, len(r))
+		for j, v := range r {
+			if v != nil {
+				out[i][j] = fmt.Sprint(v)
+			}
+		}
+	}
+	vc.mu.Lock()
+	vc.rows[key] = &rowsEntry{rows: out, loaded: now}
+	vc.mu.Unlock()
+	return out, nil
+}
