@@ -1,0 +1,190 @@
+// Package config is Clarify's configuration: where data lives and which
+// sources are served. One precedence everywhere: command-line flags, then
+// environment variables, then the config file, then defaults.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Config is the whole configuration. The zero value means defaults.
+type Config struct {
+	// DataDir holds generated demo data and the default store (default:
+	// $CLARIFY_DATA_DIR, else the user's data directory + /clarify).
+	DataDir string `yaml:"data_dir,omitempty"`
+	// Sources are the databases served; with none, the four demo sources.
+	Sources []Source `yaml:"sources,omitempty"`
+	// Server configures clarify serve.
+	Server Server `yaml:"server,omitempty"`
+
+	file string
+}
+
+// Source is one database with its semantic model.
+type Source struct {
+	// Name identifies the source in questions (--source, "source" in the API).
+	Name string `yaml:"name"`
+	// DSN: sqlite:PATH, postgres://… or mysql://…. Passwords belong in the
+	// environment: ${VAR} is replaced by the variable's value.
+	DSN string `yaml:"dsn"`
+	// Model is the path of the model YAML (relative to the config file);
+	// empty means a model drafted from the database.
+	Model string `yaml:"model,omitempty"`
+	// Now fixes the source's clock to a date (YYYY-MM-DD); default real time.
+	Now string `yaml:"now,omitempty"`
+	// QueryTimeout bounds each statement (default 15s).
+	QueryTimeout time.Duration `yaml:"query_timeout,omitempty"`
+	// RowCap bounds the rows of an answer (default 1000).
+	RowCap int `yaml:"row_cap,omitempty"`
+}
+
+var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// Server configures clarify serve.
+type Server struct {
+	// Addr is the listen address (default 127.0.0.1:8080; env CLARIFY_ADDR).
+	Addr string `yaml:"addr,omitempty"`
+	// Store is sqlite:PATH or postgres://… (default sqlite:DATA_DIR/clarify.db;
+	// env CLARIFY_STORE).
+	Store string `yaml:"store,omitempty"`
+	// APIKeys map keys (as SHA-256 hex, never in clear) to users; with none
+	// the server listens on loopback only, for one local user.
+	APIKeys []APIKey `yaml:"api_keys,omitempty"`
+	// AllowedOrigins enables CORS for these origins (default none).
+	AllowedOrigins []string `yaml:"allowed_origins,omitempty"`
+	// ClarificationTTL (default 24h) and MessageLimit (default 20).
+	ClarificationTTL time.Duration `yaml:"clarification_ttl,omitempty"`
+	MessageLimit     int           `yaml:"message_limit,omitempty"`
+}
+
+// APIKey maps an API key's SHA-256 (hex) to a user id.
+type APIKey struct {
+	User   string `yaml:"user"`
+	SHA256 string `yaml:"sha256"`
+}
+
+// Load reads a config file strictly: unknown keys are errors naming the
+// file and line.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	c := &Config{}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(c); err != nil {
+		return nil, fmt.Errorf("%s: %s", path, yamlMessage(err))
+	}
+	c.file = path
+	dir := filepath.Dir(path)
+	for i := range c.Sources {
+		s := &c.Sources[i]
+		s.DSN = envRef.ReplaceAllStringFunc(s.DSN, func(m string) string { return os.Getenv(m[2 : len(m)-1]) })
+		if s.Model != "" && !filepath.IsAbs(s.Model) {
+			s.Model = filepath.Join(dir, s.Model)
+		}
+		if p, ok := strings.CutPrefix(s.DSN, "sqlite:"); ok && !filepath.IsAbs(p) {
+			s.DSN = "sqlite:" + filepath.Join(dir, p)
+		}
+	}
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}
+
+func yamlMessage(err error) string {
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		return strings.Join(te.Errors, "; ")
+	}
+	return err.Error()
+}
+
+// Validate checks the configuration.
+func (c *Config) Validate() error {
+	seen := map[string]bool{}
+	for i, s := range c.Sources {
+		switch {
+		case s.Name == "":
+			return fmt.Errorf("sources[%d]: a source needs a name", i)
+		case seen[s.Name]:
+			return fmt.Errorf("sources[%d]: duplicate source %q", i, s.Name)
+		case s.DSN == "":
+			return fmt.Errorf("sources[%d] (%s): a source needs a dsn", i, s.Name)
+		}
+		seen[s.Name] = true
+		if s.Now != "" {
+			if _, err := time.Parse(time.DateOnly, s.Now); err != nil {
+				return fmt.Errorf("sources[%d] (%s): now must be YYYY-MM-DD, got %q", i, s.Name, s.Now)
+			}
+		}
+		if s.RowCap < 0 || s.QueryTimeout < 0 {
+			return fmt.Errorf("sources[%d] (%s): row_cap and query_timeout must not be negative", i, s.Name)
+		}
+	}
+	for i, k := range c.Server.APIKeys {
+		if k.User == "" || len(k.SHA256) != 64 {
+			return fmt.Errorf("server.api_keys[%d]: a key needs a user and the 64-hex-digit sha256 of the key", i)
+		}
+	}
+	if c.Server.MessageLimit < 0 || c.Server.ClarificationTTL < 0 {
+		return fmt.Errorf("server: message_limit and clarification_ttl must not be negative")
+	}
+	return nil
+}
+
+// File returns the path the config was loaded from.
+func (c *Config) File() string { return c.file }
+
+// ResolveDataDir applies the precedence flag → CLARIFY_DATA_DIR → config →
+// the user's data directory.
+func ResolveDataDir(flag string, c *Config) (string, error) {
+	switch {
+	case flag != "":
+		return filepath.Abs(flag)
+	case os.Getenv("CLARIFY_DATA_DIR") != "":
+		return filepath.Abs(os.Getenv("CLARIFY_DATA_DIR"))
+	case c != nil && c.DataDir != "":
+		return filepath.Abs(c.DataDir)
+	}
+	return userDataDir()
+}
+
+// userDataDir is $XDG_DATA_HOME/clarify, ~/.local/share/clarify,
+// ~/Library/Application Support/clarify or %LocalAppData%\clarify.
+func userDataDir() (string, error) {
+	if x := os.Getenv("XDG_DATA_HOME"); x != "" {
+		return filepath.Join(x, "clarify"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("find a data directory (set --data-dir or CLARIFY_DATA_DIR): %w", err)
+	}
+	switch runtime.GOOS {
+	case "darwin":
+		return filepath.Join(home, "Library", "Application Support", "clarify"), nil
+	case "windows":
+		if l := os.Getenv("LocalAppData"); l != "" {
+			return filepath.Join(l, "clarify"), nil
+		}
+	}
+	return filepath.Join(home, ".local", "share", "clarify"), nil
+}
+
+// ParseNow parses a source's fixed date.
+func ParseNow(s string) (time.Time, bool) {
+	t, err := time.Parse(time.DateOnly, s)
+	return t, err == nil
+}

@@ -1,0 +1,669 @@
+package conversation
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base32"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/clarify-sql/clarify/internal/clarify"
+	"github.com/clarify-sql/clarify/internal/engine"
+	"github.com/clarify-sql/clarify/internal/store"
+	"github.com/clarify-sql/clarify/internal/understand"
+)
+
+// Engines gives the engine of a source (package registry).
+type Engines interface {
+	Engine(ctx context.Context, source string) (*engine.Engine, error)
+	Default() string
+}
+
+// Options tune the service; the zero value means defaults.
+type Options struct {
+	// TTL of an unanswered clarification (default 24h).
+	TTL time.Duration
+	// MessageLimit per conversation (default 20).
+	MessageLimit int
+	// LockTTL is how long a turn may hold a conversation (default 2m).
+	LockTTL time.Duration
+	// PollInterval is how often followers look for events written by
+	// other instances (default 300ms).
+	PollInterval time.Duration
+	// Clock returns the time (default time.Now).
+	Clock func() time.Time
+	// Random supplies conversation ids (default crypto/rand).
+	Random io.Reader
+	// Log receives warnings (default slog.Default()).
+	Log *slog.Logger
+}
+
+// minRepeats is how many identical answers make a user's usual choice.
+const minRepeats = 3
+
+// Service holds conversations. It is safe for concurrent use.
+type Service struct {
+	engines  Engines
+	st       store.Store
+	opt      Options
+	instance string
+	hub      *hub
+	stop     chan struct{}
+	wg       sync.WaitGroup
+}
+
+// New builds a service and starts its janitor (expiring clarifications).
+func New(engines Engines, st store.Store, opt Options) *Service {
+	if opt.TTL <= 0 {
+		opt.TTL = 24 * time.Hour
+	}
+	if opt.MessageLimit <= 0 {
+		opt.MessageLimit = 20
+	}
+	if opt.LockTTL <= 0 {
+		opt.LockTTL = 2 * time.Minute
+	}
+	if opt.PollInterval <= 0 {
+		opt.PollInterval = 300 * time.Millisecond
+	}
+	if opt.Clock == nil {
+		opt.Clock = time.Now
+	}
+	if opt.Random == nil {
+		opt.Random = rand.Reader
+	}
+	if opt.Log == nil {
+		opt.Log = slog.Default()
+	}
+	s := &Service{engines: engines, st: st, opt: opt, hub: newHub(), stop: make(chan struct{})}
+	s.instance = s.newID("i_")
+	s.wg.Add(1)
+	go s.janitor()
+	return s
+}
+
+// Close stops the janitor and waits for it.
+func (s *Service) Close() {
+	select {
+	case <-s.stop:
+	default:
+		close(s.stop)
+	}
+	s.wg.Wait()
+}
+
+func (s *Service) janitor() {
+	defer s.wg.Done()
+	t := time.NewTicker(time.Minute)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-t.C:
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			if _, err := s.st.ExpireConversations(ctx, s.opt.Clock()); err != nil {
+				s.opt.Log.Warn("expire conversations", "err", err)
+			}
+			cancel()
+		}
+	}
+}
+
+var idEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+// newID returns prefix + 128 random bits.
+func (s *Service) newID(prefix string) string {
+	var b [16]byte
+	if _, err := io.ReadFull(s.opt.Random, b[:]); err != nil {
+		panic(fmt.Sprintf("random source failed: %v", err)) // crypto/rand does not fail
+	}
+	return prefix + idEncoding.EncodeToString(b[:])
+}
+
+// Emit receives the events of a turn as they happen (for SSE).
+type Emit func(store.Event)
+
+// Ask starts a conversation and runs its first turn.
+func (s *Service) Ask(ctx context.Context, user string, a Ask, emit Emit) (*Result, error) {
+	if strings.TrimSpace(a.Question) == "" {
+		return nil, errorf(CodeBadRequest, "the question is empty")
+	}
+	if len([]rune(a.Question)) > understand.MaxQuestionLen {
+		return nil, errorf(CodeBadRequest, "the question is longer than %d characters", understand.MaxQuestionLen)
+	}
+	src := a.Source
+	if src == "" {
+		src = s.engines.Default()
+	}
+	if _, err := s.engines.Engine(ctx, src); err != nil {
+		return nil, &Error{Code: CodeUnknownSource, Message: fmt.Sprintf("unknown source %q", src), Err: err}
+	}
+	interactive := (a.Interactive == nil || *a.Interactive) && (a.EnableClarification == nil || *a.EnableClarification)
+	now := s.opt.Clock().UTC()
+	st := &state{Resolved: map[string]resolution{}}
+	st.Turns = append(st.Turns, Turn{At: now, Role: "user", Kind: "question", Text: a.Question})
+	c := &store.Conversation{ID: s.newID("c_"), UserID: user, Source: src, Question: a.Question, Status: store.StatusActive,
+		Interactive: interactive, Messages: 1, CreatedAt: now, UpdatedAt: now, ExpiresAt: now.Add(s.opt.TTL)}
+	first := s.event(st, c.ID, "conversation", map[string]any{"conversation_id": c.ID, "status": c.Status, "question": a.Question, "source": src})
+	if err := s.save(c, st); err != nil {
+		return nil, err
+	}
+	// the lease is taken before the conversation exists: a follower never
+	// sees it active and free, which would make it resume the turn
+	owner := s.newID(s.instance + "/")
+	if ok, err := s.st.Lock(ctx, c.ID, owner, s.opt.LockTTL); err != nil || !ok {
+		return nil, s.lockError(err)
+	}
+	if _, err := s.st.CreateConversation(ctx, c, first); err != nil {
+		s.unlock(c.ID, owner)
+		return nil, &Error{Code: CodeInternal, Message: "could not save the conversation", Err: err}
+	}
+	s.publish(emit, first)
+	return s.finish(ctx, c, st, owner, emit, false)
+}
+
+func (s *Service) lockError(err error) error {
+	if err != nil {
+		return &Error{Code: CodeInternal, Message: "could not lock the conversation", Err: err}
+	}
+	return errorf(CodeBusy, "the conversation is busy with another request; try again")
+}
+
+func (s *Service) unlock(id, owner string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := s.st.Unlock(ctx, id, owner); err != nil {
+		s.opt.Log.Warn("unlock conversation", "conversation", id, "err", err)
+	}
+}
+
+// load reads a conversation of a user (another user's is "not found").
+func (s *Service) load(ctx context.Context, user, id string) (*store.Conversation, *state, error) {
+	c, err := s.st.Conversation(ctx, id)
+	if errors.Is(err, store.ErrNotFound) || err == nil && c.UserID != user {
+		return nil, nil, errorf(CodeNotFound, "no conversation %q", id)
+	}
+	if err != nil {
+		return nil, nil, &Error{Code: CodeInternal, Message: "could not read the conversation", Err: err}
+	}
+	st := &state{}
+	if err := json.Unmarshal(c.State, st); err != nil {
+		return nil, nil, &Error{Code: CodeInternal, Message: "the conversation's state is unreadable", Err: err}
+	}
+	if st.Resolved == nil {
+		st.Resolved = map[string]resolution{}
+	}
+	return c, st, nil
+}
+
+func (s *Service) save(c *store.Conversation, st *state) error {
+	b, err := json.Marshal(st)
+	if err != nil {
+		return &Error{Code: CodeInternal, Message: "could not encode the conversation", Err: err}
+	}
+	c.State = b
+	return nil
+}
+
+// begin loads a conversation for a new message: checks the user, expiry
+// and the message limit, and takes the lease.
+func (s *Service) begin(ctx context.Context, user, id string) (*store.Conversation, *state, string, error) {
+	c, _, err := s.load(ctx, user, id)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	if err := s.takesMessages(c); err != nil {
+		return nil, nil, "", err
+	}
+	owner := s.newID(s.instance + "/")
+	ok, err := s.st.Lock(ctx, c.ID, owner, s.opt.LockTTL)
+	if err != nil || !ok {
+		return nil, nil, "", s.lockError(err)
+	}
+	// re-read and check again under the lease: another request may have
+	// moved it on (to its last message, or past its expiry) meanwhile
+	c, st, err := s.load(ctx, user, id)
+	if err == nil {
+		err = s.takesMessages(c)
+	}
+	if err != nil {
+		s.unlock(id, owner)
+		return nil, nil, "", err
+	}
+	return c, st, owner, nil
+}
+
+// takesMessages reports why a conversation takes no more messages: its
+// clarification expired, or it reached the message limit.
+func (s *Service) takesMessages(c *store.Conversation) error {
+	if c.Status == store.StatusAbandoned || c.Status == store.StatusAwaiting && s.opt.Clock().After(c.ExpiresAt) {
+		return errorf(CodeExpired, "the clarification expired; ask the question again")
+	}
+	if c.Messages >= s.opt.MessageLimit {
+		return errorf(CodeLimit, "this conversation reached its limit of %d messages; start a new one", s.opt.MessageLimit)
+	}
+	return nil
+}
+
+// Send continues a conversation with an answer or text.
+func (s *Service) Send(ctx context.Context, user, id string, m Message, emit Emit) (*Result, error) {
+	if m.Answer == nil && strings.TrimSpace(m.Text) == "" {
+		return nil, errorf(CodeBadRequest, "a message needs an answer or text")
+	}
+	if m.Answer != nil && m.Text != "" {
+		return nil, errorf(CodeBadRequest, "send an answer or text, not both")
+	}
+	if len([]rune(m.Text)) > understand.MaxQuestionLen || m.Answer != nil && len([]rune(m.Answer.FreeText)) > understand.MaxQuestionLen {
+		return nil, errorf(CodeBadRequest, "the message is longer than %d characters", understand.MaxQuestionLen)
+	}
+	c, st, owner, err := s.begin(ctx, user, id)
+	if err != nil {
+		return nil, err
+	}
+	held := true
+	defer func() {
+		if held {
+			s.unlock(c.ID, owner)
+		}
+	}()
+	now := s.opt.Clock().UTC()
+	c.Messages++
+	var events []store.Event
+	switch {
+	case m.Answer != nil:
+		ev, err := s.applyAnswer(ctx, c, st, *m.Answer)
+		if err != nil {
+			return nil, err
+		}
+		events = append(events, ev)
+	case c.Status == store.StatusAwaiting && st.Pending != nil && !clarify.LooksLikeQuestion(m.Text):
+		// text while a question is pending answers it
+		ev, err := s.applyAnswer(ctx, c, st, Answer{ClarificationID: st.Pending.ID, FreeText: m.Text})
+		if err != nil {
+			return nil, err
+		}
+		events = append(events, ev)
+	default:
+		events = append(events, s.applyText(c, st, m.Text, now))
+	}
+	// the answer is saved before the turn runs: a crash now loses nothing
+	c.Status = store.StatusActive
+	c.UpdatedAt = now
+	if err := s.persist(ctx, c, st, events, emit); err != nil {
+		return nil, err
+	}
+	held = false
+	return s.finish(ctx, c, st, owner, emit, false)
+}
+
+// applyAnswer records an answer to the pending clarification.
+func (s *Service) applyAnswer(ctx context.Context, c *store.Conversation, st *state, a Answer) (store.Event, error) {
+	p := st.Pending
+	if c.Status != store.StatusAwaiting || p == nil {
+		return store.Event{}, errorf(CodeStale, "no clarification is waiting for an answer")
+	}
+	if a.ClarificationID != p.ID {
+		return store.Event{}, errorf(CodeStale, "clarification %q is not the one waiting (%s)", a.ClarificationID, p.ID)
+	}
+	var r resolution
+	switch {
+	case a.Skipped:
+		if !p.AllowSkip {
+			return store.Event{}, errorf(CodeBadRequest, "this question cannot be skipped")
+		}
+		r.Skipped = true
+	case a.OptionID != "":
+		found := false
+		for _, o := range p.Options {
+			if o.ID == a.OptionID {
+				found = true
+			}
+		}
+		if !found {
+			return store.Event{}, errorf(CodeBadRequest, "option %q is not one of the clarification's options", a.OptionID)
+		}
+		r.OptionID = a.OptionID
+	case strings.TrimSpace(a.FreeText) != "":
+		ur := clarify.Interpret(a.FreeText, slotOf(p))
+		r = resolution{OptionID: ur.OptionID, FreeText: ur.FreeText, Skipped: ur.Skipped}
+		if r.Skipped && !p.AllowSkip {
+			return store.Event{}, errorf(CodeBadRequest, "this question cannot be skipped")
+		}
+	default:
+		return store.Event{}, errorf(CodeBadRequest, "an answer needs option_id, free_text or skipped")
+	}
+	st.Resolved[p.Slot] = r
+	st.Rounds++
+	now := s.opt.Clock().UTC()
+	st.Turns = append(st.Turns, Turn{At: now, Role: "user", Kind: "answer", Text: answerText(p, r)})
+	if !r.Skipped && p.Kind != understand.KindScope {
+		value := "opt:" + r.OptionID
+		if r.OptionID == "" {
+			value = "text:" + r.FreeText
+		}
+		if err := s.st.RecordAnswer(ctx, store.Answer{UserID: c.UserID, Source: c.Source, Slot: p.Slot, Value: value, Remember: a.Remember, At: now}); err != nil {
+			s.opt.Log.Warn("record answer", "err", err)
+		}
+	}
+	st.Pending = nil
+	return s.event(st, c.ID, "answer", map[string]any{"clarification_id": p.ID, "slot": p.Slot, "option_id": r.OptionID,
+		"free_text": r.FreeText, "skipped": r.Skipped, "remember": a.Remember}), nil
+}
+
+// applyText handles text that is not an answer: a follow-up refining the
+// last question ("only the infected ones", "by clinic"), or a new question.
+func (s *Service) applyText(c *store.Conversation, st *state, text string, now time.Time) store.Event {
+	text = strings.TrimSpace(text)
+	kind := "refine"
+	if clarify.LooksLikeQuestion(text) || c.Status == store.StatusFailed {
+		kind = "question"
+		c.Question = text
+		st.Resolved = map[string]resolution{}
+		st.Rounds = 0
+	} else {
+		c.Question = strings.TrimRight(c.Question, " ?.!") + " " + text
+	}
+	st.Pending = nil
+	st.Turns = append(st.Turns, Turn{At: now, Role: "user", Kind: "text", Text: text})
+	return s.event(st, c.ID, "message", map[string]any{"kind": kind, "text": text, "question": c.Question})
+}
+
+// ChangeAssumption re-answers a question with one assumption changed; every
+// other choice is kept.
+func (s *Service) ChangeAssumption(ctx context.Context, user, id, slot, optionID string, emit Emit) (*Result, error) {
+	if optionID == "" {
+		return nil, errorf(CodeBadRequest, "option_id is required")
+	}
+	c, st, owner, err := s.begin(ctx, user, id)
+	if err != nil {
+		return nil, err
+	}
+	held := true
+	defer func() {
+		if held {
+			s.unlock(c.ID, owner)
+		}
+	}()
+	if st.Last == nil || st.Last.Answer == nil {
+		return nil, errorf(CodeBadRequest, "the conversation has no answer to change")
+	}
+	var a *clarify.Assumption
+	for _, list := range [][]clarify.Assumption{st.Last.Answer.Assumptions, st.Last.Answer.OpenQuestions} {
+		for i := range list {
+			if list[i].Slot == slot {
+				a = &list[i]
+			}
+		}
+	}
+	if a == nil {
+		return nil, errorf(CodeNotFound, "the answer has no assumption %q", slot)
+	}
+	ok := a.Chosen == optionID
+	for _, alt := range a.Alternatives {
+		ok = ok || alt.ID == optionID
+	}
+	if !ok {
+		return nil, errorf(CodeBadRequest, "option %q is not an alternative of %q", optionID, slot)
+	}
+	now := s.opt.Clock().UTC()
+	c.Messages++
+	st.Resolved[slot] = resolution{OptionID: optionID}
+	st.Turns = append(st.Turns, Turn{At: now, Role: "user", Kind: "change", Text: slot + " → " + optionID})
+	ev := s.event(st, c.ID, "change", map[string]any{"slot": slot, "option_id": optionID})
+	c.Status = store.StatusActive
+	st.AnswerNow = true
+	if err := s.persist(ctx, c, st, []store.Event{ev}, emit); err != nil {
+		return nil, err
+	}
+	// a changed answer is answered, never turned into a new question
+	held = false
+	return s.finish(ctx, c, st, owner, emit, true)
+}
+
+// event builds the next event of a conversation.
+func (s *Service) event(st *state, id, typ string, data any) store.Event {
+	b, err := json.Marshal(data)
+	if err != nil {
+		b, _ = json.Marshal(map[string]string{"error": err.Error()})
+	}
+	st.LastSeq++
+	return store.Event{ConversationID: id, Seq: st.LastSeq, Type: typ, Data: b, At: s.opt.Clock().UTC()}
+}
+
+func (s *Service) publish(emit Emit, evs ...store.Event) {
+	for _, ev := range evs {
+		if emit != nil {
+			emit(ev)
+		}
+		s.hub.publish(ev)
+	}
+}
+
+// persist saves a conversation with events (already emitted or not).
+func (s *Service) persist(ctx context.Context, c *store.Conversation, st *state, events []store.Event, emit Emit) error {
+	if err := s.save(c, st); err != nil {
+		return err
+	}
+	stored, err := s.st.UpdateConversation(ctx, c, events...)
+	if errors.Is(err, store.ErrConflict) {
+		return errorf(CodeBusy, "the conversation changed while this request ran; try again")
+	}
+	if err != nil {
+		return &Error{Code: CodeInternal, Message: "could not save the conversation", Err: err}
+	}
+	for i, ev := range stored {
+		if i < len(events) && ev.Seq != events[i].Seq {
+			s.opt.Log.Warn("event sequence differs from the store's", "conversation", c.ID, "want", events[i].Seq, "got", ev.Seq)
+		}
+	}
+	if emit != nil || len(events) > 0 {
+		s.publish(emit, events...)
+	}
+	return nil
+}
+
+// Events returns the logged events of a conversation after a sequence.
+func (s *Service) Events(ctx context.Context, user, id string, after int64) ([]store.Event, error) {
+	if _, _, err := s.load(ctx, user, id); err != nil {
+		return nil, err
+	}
+	evs, err := s.st.Events(ctx, id, after)
+	if err != nil {
+		return nil, &Error{Code: CodeInternal, Message: "could not read events", Err: err}
+	}
+	return evs, nil
+}
+
+// maxAhead bounds the live events a follower holds while it waits for
+// earlier ones from the store.
+const maxAhead = 256
+
+// Follow sends a conversation's events after a sequence, then every new
+// one — published by this instance as it happens, or written by another
+// instance (found by polling) — until ctx ends or send fails.
+func (s *Service) Follow(ctx context.Context, user, id string, after int64, send func(store.Event) error) error {
+	if _, _, err := s.load(ctx, user, id); err != nil {
+		return err
+	}
+	sub := s.hub.subscribe(id)
+	defer s.hub.unsubscribe(id, sub)
+	// events go out in sequence with no gap: a live event ahead of one not
+	// seen yet (a follower that joined mid-turn: the turn's first events
+	// are stored when it ends) waits until the store has the missing ones
+	ahead := map[int64]store.Event{}
+	interrupted := false // the last event sent marks a turn to resume
+	deliver := func(evs []store.Event) error {
+		for _, ev := range evs {
+			if ev.Seq > after && len(ahead) < maxAhead {
+				ahead[ev.Seq] = ev
+			}
+		}
+		for {
+			ev, ok := ahead[after+1]
+			if !ok {
+				break
+			}
+			delete(ahead, ev.Seq)
+			if err := send(ev); err != nil {
+				return err
+			}
+			after = ev.Seq
+			interrupted = ev.Type == "interrupted"
+		}
+		for seq := range ahead {
+			if seq <= after {
+				delete(ahead, seq)
+			}
+		}
+		return nil
+	}
+	// store reads run on a short-lived goroutine: the follower's own stack
+	// stays small while it waits, which is what an open stream costs
+	poll := func() error {
+		type res struct {
+			evs []store.Event
+			err error
+		}
+		ch := make(chan res, 1)
+		go func() {
+			evs, err := s.st.Events(ctx, id, after)
+			ch <- res{evs, err}
+		}()
+		r := <-ch
+		if r.err != nil {
+			return r.err
+		}
+		return deliver(r.evs)
+	}
+	if err := poll(); err != nil {
+		return err
+	}
+	// a turn that started but has no outcome (its client went away, or its
+	// instance died and the lease ran out) is run again for this follower
+	emit := func(ev store.Event) { _ = deliver([]store.Event{ev}) }
+	if err := s.resume(ctx, user, id, emit); err != nil {
+		return err
+	}
+	lastTry := time.Now()
+	t := time.NewTicker(s.opt.PollInterval)
+	defer t.Stop()
+	for {
+		if interrupted || time.Since(lastTry) >= s.opt.LockTTL/4 {
+			if err := s.resume(ctx, user, id, emit); err != nil {
+				return err
+			}
+			lastTry = time.Now()
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case ev := <-sub:
+			if err := deliver([]store.Event{ev}); err != nil {
+				return err
+			}
+			if len(ahead) > 0 {
+				if err := poll(); err != nil { // catch up on a gap
+					return err
+				}
+			}
+		case <-t.C:
+			if err := poll(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// resume runs the turn of a conversation left active with nobody holding
+// its lease: what the user sent was saved, but the turn that should answer
+// it was cancelled with its client or died with its instance. The turn
+// runs under the follower's context, so it stops if the follower goes too.
+func (s *Service) resume(ctx context.Context, user, id string, emit Emit) error {
+	c, _, err := s.load(ctx, user, id)
+	if err != nil || c.Status != store.StatusActive {
+		return err
+	}
+	owner := s.newID(s.instance + "/")
+	ok, err := s.st.Lock(ctx, id, owner, s.opt.LockTTL)
+	if err != nil || !ok {
+		return err // busy: the turn is running somewhere, its events will come
+	}
+	c, st, err := s.load(ctx, user, id)
+	if err != nil || c.Status != store.StatusActive {
+		s.unlock(id, owner)
+		return err
+	}
+	s.opt.Log.Info("resuming a turn without an outcome", "conversation", id)
+	if _, err := s.finish(ctx, c, st, owner, emit, st.AnswerNow); err != nil && ctx.Err() == nil {
+		s.opt.Log.Warn("resumed turn failed", "conversation", id, "err", err)
+	}
+	return ctx.Err()
+}
+
+// Get returns a conversation.
+func (s *Service) Get(ctx context.Context, user, id string) (*View, error) {
+	c, st, err := s.load(ctx, user, id)
+	if err != nil {
+		return nil, err
+	}
+	v := &View{ConversationID: c.ID, Status: c.Status, Question: c.Question, Source: c.Source, Turns: st.Turns,
+		CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
+	if v.Turns == nil {
+		v.Turns = []Turn{}
+	}
+	if c.Status == store.StatusAwaiting {
+		v.Pending = st.Pending
+		exp := c.ExpiresAt
+		v.ExpiresAt = &exp
+		if s.opt.Clock().After(c.ExpiresAt) {
+			v.Status = store.StatusAbandoned
+			v.Pending = nil
+		}
+	}
+	if st.Last != nil && st.Last.Answer != nil {
+		v.LastAnswer = st.Last.Answer
+	}
+	return v, nil
+}
+
+// Delete removes a conversation.
+func (s *Service) Delete(ctx context.Context, user, id string) error {
+	if _, _, err := s.load(ctx, user, id); err != nil {
+		return err
+	}
+	if err := s.st.DeleteConversation(ctx, id); err != nil && !errors.Is(err, store.ErrNotFound) {
+		return &Error{Code: CodeInternal, Message: "could not delete the conversation", Err: err}
+	}
+	return nil
+}
+
+// slotOf rebuilds the parts of a slot a reply is read against.
+func slotOf(c *engine.Clarification) *understand.Slot {
+	s := &understand.Slot{Key: c.Slot, Kind: c.Kind, Chosen: -1}
+	for _, o := range c.Options {
+		s.Options = append(s.Options, &understand.Option{ID: o.ID, Label: o.Label, BestGuess: o.BestGuess})
+	}
+	return s
+}
+
+func answerText(c *engine.Clarification, r resolution) string {
+	switch {
+	case r.Skipped:
+		return "I don't know — use your best judgment"
+	case r.OptionID != "":
+		for _, o := range c.Options {
+			if o.ID == r.OptionID {
+				return o.Label
+			}
+		}
+		return r.OptionID
+	}
+	return r.FreeText
+}

@@ -1,0 +1,200 @@
+package conversation
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/clarify-sql/clarify/internal/engine"
+	"github.com/clarify-sql/clarify/internal/store"
+	"github.com/clarify-sql/clarify/internal/understand"
+)
+
+var stepLabels = map[string]string{
+	"understand": "Linking words to tables and values",
+	"route":      "Checking for ambiguity",
+	"plan":       "Writing the SQL",
+	"execute":    "Running the SQL",
+}
+
+// turn runs the engine on the conversation's question with the answers
+// given so far and the user's learned preferences, streams its events, and
+// saves the outcome. The caller holds the conversation's lease; the
+// returned "done" (or "interrupted") event is saved but not yet published: the caller
+// publishes it after releasing the lease, so a client that answers as soon
+// as it sees "done" never finds the conversation busy.
+func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, emit Emit, answerNow bool) (*Result, *store.Event, error) {
+	eng, err := s.engines.Engine(ctx, c.Source)
+	if err != nil {
+		return nil, nil, &Error{Code: CodeUnknownSource, Message: "the source is not available", Err: err}
+	}
+	start := time.Now()
+	interactive := c.Interactive && !answerNow
+	if never, err := s.st.NeverAsk(ctx, c.UserID); err == nil && never {
+		interactive = false
+	}
+	resolved, learned := s.learned(ctx, c, st)
+	var events []store.Event
+	add := func(typ string, data any) {
+		ev := s.event(st, c.ID, typ, data)
+		events = append(events, ev)
+		s.publish(emit, ev)
+	}
+	req := engine.Request{Question: c.Question, Resolved: resolved, Rounds: st.Rounds, Interactive: interactive,
+		Progress: func(step string, took time.Duration) {
+			add("step", map[string]any{"step": step, "label": stepLabels[step], "ms": float64(took.Microseconds()) / 1000})
+		}}
+	out, err := eng.Turn(ctx, req)
+	now := s.opt.Clock().UTC()
+	c.UpdatedAt = now
+	res := &Result{ConversationID: c.ID}
+	rec := store.QueryRecord{ConversationID: c.ID, UserID: c.UserID, Source: c.Source, Question: c.Question,
+		Turns: len(st.Turns), Clarifications: st.Asked, At: now}
+	switch {
+	case err != nil:
+		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+			// the client went away: the turn stays without an outcome (a
+			// follower resumes it), but the events already sent are kept
+			// with an "interrupted" mark, so no event id is ever reused
+			return nil, s.interrupted(ctx, c, st, events), err
+		}
+		code := Code(err)
+		if code == "" {
+			code = CodeInternal
+		}
+		msg := err.Error()
+		var ee *engine.Error
+		if errors.As(err, &ee) {
+			msg = ee.Message
+		}
+		res.Status = "failed"
+		res.Error = &ErrorBody{Code: code, Message: msg}
+		add("error", res.Error)
+		c.Status = store.StatusFailed
+		st.Turns = append(st.Turns, Turn{At: now, Role: "assistant", Kind: "error", Text: msg})
+		rec.Status, rec.ErrorCode = "failed", code
+	case out.Status == engine.StatusNeedsQuestion:
+		res.Status = out.Status
+		res.Clarification = out.Clarification
+		u := out.Understood
+		res.Understood = &u
+		res.Assumptions = out.Assumptions
+		add("assumptions", out.Assumptions)
+		add("clarification", out.Clarification)
+		c.Status = store.StatusAwaiting
+		c.ExpiresAt = now.Add(s.opt.TTL)
+		st.Pending = out.Clarification
+		st.Asked++
+		rec.Clarifications = st.Asked
+		st.Turns = append(st.Turns, Turn{At: now, Role: "assistant", Kind: "clarification", Text: out.Clarification.Question})
+		rec.Status = out.Status
+	default:
+		a := out.Answer
+		markLearned(a, learned)
+		res.Status = out.Status
+		res.Answer = a
+		add("text", map[string]string{"text": a.Statement})
+		add("assumptions", a.Assumptions)
+		add("sql", map[string]any{"sql": a.SQL, "params": a.Params, "dialect": a.Dialect})
+		add("chart", a.Chart)
+		add("suggestions", a.Suggestions)
+		add("result", a)
+		c.Status = store.StatusAnswered
+		st.Pending = nil
+		st.Turns = append(st.Turns, Turn{At: now, Role: "assistant", Kind: "answer", Text: a.Statement})
+		rec.Status, rec.SQL, rec.Rows, rec.Assumptions = out.Status, a.SQL, a.RowCount, len(a.Assumptions)
+	}
+	st.AnswerNow = false
+	done := s.event(st, c.ID, "done", map[string]string{"status": res.Status})
+	events = append(events, done)
+	st.Last = res
+	rec.DurationMS = float64(time.Since(start).Microseconds()) / 1000
+	if err := s.save(c, st); err != nil {
+		return nil, nil, err
+	}
+	// persist in a context that survives a client going away mid-save
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if _, err := s.st.UpdateConversation(pctx, c, events...); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			return nil, nil, errorf(CodeBusy, "the conversation changed while this request ran; try again")
+		}
+		return nil, nil, &Error{Code: CodeInternal, Message: "could not save the conversation", Err: err}
+	}
+	if err := s.st.LogQuery(pctx, rec); err != nil {
+		s.opt.Log.Warn("log query", "err", err)
+	}
+	return res, &done, nil
+}
+
+// interrupted saves the events of a cancelled turn and an "interrupted"
+// event, which it returns for finish to publish once the lease is free;
+// the conversation stays active.
+func (s *Service) interrupted(ctx context.Context, c *store.Conversation, st *state, events []store.Event) *store.Event {
+	ev := s.event(st, c.ID, "interrupted", map[string]string{"reason": "the turn stopped when its client disconnected; it runs again when the conversation is followed"})
+	events = append(events, ev)
+	if err := s.save(c, st); err != nil {
+		s.opt.Log.Warn("save interrupted turn", "conversation", c.ID, "err", err)
+		return nil
+	}
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if _, err := s.st.UpdateConversation(pctx, c, events...); err != nil {
+		s.opt.Log.Warn("save interrupted turn", "conversation", c.ID, "err", err)
+		return nil
+	}
+	return &ev
+}
+
+// finish runs a turn under the lease, releases the lease, then publishes
+// the turn's last event.
+func (s *Service) finish(ctx context.Context, c *store.Conversation, st *state, owner string, emit Emit, answerNow bool) (*Result, error) {
+	res, done, err := s.turn(ctx, c, st, emit, answerNow)
+	s.unlock(c.ID, owner)
+	if done != nil {
+		s.publish(emit, *done)
+	}
+	return res, err
+}
+
+// learned merges the user's learned preferences under the conversation's
+// own answers: a remembered choice, or the same answer given three times,
+// is applied (method preference, shown as "your usual choice"). Scope is
+// never learned.
+func (s *Service) learned(ctx context.Context, c *store.Conversation, st *state) (map[string]understand.Resolution, map[string]bool) {
+	res := make(map[string]understand.Resolution, len(st.Resolved))
+	for k, r := range st.Resolved {
+		res[k] = r.understand()
+	}
+	learned := map[string]bool{}
+	prefs, err := s.st.Preferences(ctx, c.UserID, c.Source)
+	if err != nil {
+		s.opt.Log.Warn("read preferences", "err", err)
+		return res, learned
+	}
+	for _, p := range prefs {
+		if _, done := res[p.Slot]; done || p.Slot == "scope" || !p.Remember && p.Count < minRepeats {
+			continue
+		}
+		r := understand.Resolution{Method: understand.MethodPreference, Confidence: 0.9}
+		if v, ok := strings.CutPrefix(p.Value, "opt:"); ok {
+			r.OptionID = v
+		} else {
+			r.FreeText = strings.TrimPrefix(p.Value, "text:")
+		}
+		res[p.Slot] = r
+		learned[p.Slot] = true
+	}
+	return res, learned
+}
+
+// markLearned explains assumptions that came from the user's preferences.
+func markLearned(a *engine.Answer, learned map[string]bool) {
+	for i := range a.Assumptions {
+		if learned[a.Assumptions[i].Slot] {
+			a.Assumptions[i].Method = "preference"
+			a.Assumptions[i].Why = "your usual choice"
+		}
+	}
+}

@@ -1,0 +1,154 @@
+package conversation
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/clarify-sql/clarify/internal/clarify"
+	"github.com/clarify-sql/clarify/internal/engine"
+	"github.com/clarify-sql/clarify/internal/understand"
+)
+
+// Error codes of the service (engine codes pass through unchanged).
+const (
+	CodeBadRequest    = "BAD_REQUEST"
+	CodeNotFound      = "NOT_FOUND"
+	CodeBusy          = "SESSION_BUSY"
+	CodeLimit         = "MESSAGE_LIMIT"
+	CodeExpired       = "CLARIFICATION_EXPIRED"
+	CodeStale         = "STALE_CLARIFICATION"
+	CodeUnknownSource = "UNKNOWN_SOURCE"
+	CodeInternal      = "INTERNAL"
+)
+
+// Error is a failure with a stable code; Message is safe to show.
+type Error struct {
+	Code    string
+	Message string
+	Err     error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s: %s: %v", e.Code, e.Message, e.Err)
+	}
+	return e.Code + ": " + e.Message
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Code returns the code of a service or engine error ("" for others).
+func Code(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return engine.Code(err)
+}
+
+func errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Ask starts a conversation.
+type Ask struct {
+	Question string `json:"question"`
+	Source   string `json:"source,omitempty"`
+	// Interactive and EnableClarification default to true; either false
+	// answers at once with assumptions.
+	Interactive         *bool `json:"interactive,omitempty"`
+	EnableClarification *bool `json:"enable_clarification,omitempty"`
+}
+
+// Message continues a conversation: an answer to its clarification, or
+// text (a follow-up, or an answer typed as text).
+type Message struct {
+	Answer *Answer `json:"answer,omitempty"`
+	Text   string  `json:"text,omitempty"`
+}
+
+// Answer replies to a clarification.
+type Answer struct {
+	ClarificationID string `json:"clarification_id"`
+	OptionID        string `json:"option_id,omitempty"`
+	FreeText        string `json:"free_text,omitempty"`
+	Skipped         bool   `json:"skipped,omitempty"`
+	Remember        bool   `json:"remember,omitempty"`
+}
+
+// Result is the outcome of a turn, in the shapes of spec/api.md.
+type Result struct {
+	ConversationID string                `json:"conversation_id"`
+	Status         string                `json:"status"`
+	Clarification  *engine.Clarification `json:"clarification,omitempty"`
+	Understood     *engine.Understood    `json:"understood,omitempty"`
+	Assumptions    []clarify.Assumption  `json:"assumptions,omitempty"`
+	Answer         *engine.Answer        `json:"answer,omitempty"`
+	Error          *ErrorBody            `json:"error,omitempty"`
+}
+
+// ErrorBody is the JSON of an error.
+type ErrorBody struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// View is a conversation as GET returns it.
+type View struct {
+	ConversationID string                `json:"conversation_id"`
+	Status         string                `json:"status"`
+	Question       string                `json:"question"`
+	Source         string                `json:"source"`
+	Pending        *engine.Clarification `json:"pending_clarification,omitempty"`
+	LastAnswer     *engine.Answer        `json:"last_answer,omitempty"`
+	Turns          []Turn                `json:"turns"`
+	CreatedAt      time.Time             `json:"created_at"`
+	UpdatedAt      time.Time             `json:"updated_at"`
+	ExpiresAt      *time.Time            `json:"expires_at,omitempty"`
+}
+
+// Turn is one exchange of a conversation.
+type Turn struct {
+	At   time.Time `json:"at"`
+	Role string    `json:"role"` // user | assistant
+	// Kind: question, answer, text, change (user); clarification, answer, error (assistant).
+	Kind string `json:"kind"`
+	Text string `json:"text"`
+}
+
+// state is what the service keeps in store.Conversation.State.
+type state struct {
+	Resolved map[string]resolution `json:"resolved"`
+	Rounds   int                   `json:"rounds"`
+	Pending  *engine.Clarification `json:"pending,omitempty"`
+	LastSeq  int64                 `json:"last_seq"`
+	Last     *Result               `json:"last,omitempty"`
+	Turns    []Turn                `json:"turns"`
+	Asked    int                   `json:"asked"`
+	// AnswerNow marks a started turn that must answer, not ask (a changed
+	// assumption), so that a resumed turn does the same.
+	AnswerNow bool `json:"answer_now,omitempty"`
+}
+
+type resolution struct {
+	OptionID string `json:"option_id,omitempty"`
+	FreeText string `json:"free_text,omitempty"`
+	Skipped  bool   `json:"skipped,omitempty"`
+}
+
+func (r resolution) understand() understand.Resolution {
+	return understand.Resolution{OptionID: r.OptionID, FreeText: r.FreeText, Skipped: r.Skipped}
+}
+
+// Preference is a remembered or usual answer, as the API lists it.
+type Preference struct {
+	Key      string    `json:"key"` // source + "/" + slot
+	Source   string    `json:"source"`
+	Slot     string    `json:"slot"`
+	Value    string    `json:"value"`
+	Remember bool      `json:"remember"`
+	Count    int       `json:"count"`
+	Applied  bool      `json:"applied"` // applied without asking next time
+	Updated  time.Time `json:"updated_at"`
+}

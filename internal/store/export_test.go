@@ -1,0 +1,83 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// AppliedMigrations lists the rows of s's store_migrations table as
+// "version name applied_at".
+func AppliedMigrations(ctx context.Context, s Store) ([]string, error) {
+	ss := s.(*sqlStore)
+	rows, err := ss.r.QueryContext(ctx, `SELECT version, name, applied_at FROM store_migrations ORDER BY version`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var (
+			v       int
+			n, when string
+		)
+		if err := rows.Scan(&v, &n, &when); err != nil {
+			return nil, err
+		}
+		out = append(out, fmt.Sprintf("%04d %s %s", v, n, when))
+	}
+	return out, rows.Err()
+}
+
+// Write runs one write statement on s, as the store's own writes run.
+func Write(ctx context.Context, s Store, q string, args ...any) error {
+	_, err := s.(*sqlStore).exec(ctx, q, args...)
+	return err
+}
+
+// MigrationVersions lists the embedded migration versions of a dialect.
+func MigrationVersions(dialect string) ([]int, error) {
+	d := &sqliteDialect
+	if dialect == "postgres" {
+		d = &postgresDialect
+	}
+	ms, err := migrations(d)
+	if err != nil {
+		return nil, err
+	}
+	var vs []int
+	for _, m := range ms {
+		vs = append(vs, m.version)
+	}
+	return vs, nil
+}
+
+// WriteTx runs f in one of s's write transactions (for SQLite, as one
+// write of a group); exec runs a statement in it.
+func WriteTx(ctx context.Context, s Store, f func(exec func(q string, args ...any) error) error) error {
+	return s.(*sqlStore).inTx(ctx, func(t txn) error {
+		return f(func(q string, args ...any) error {
+			_, err := t.exec(q, args...)
+			return err
+		})
+	})
+}
+
+// WriterPragmas returns the settings of s's SQLite write connection.
+func WriterPragmas(ctx context.Context, s Store) (map[string]string, error) {
+	out := map[string]string{}
+	err := s.(*sqlStore).inTx(ctx, func(t txn) error {
+		for _, p := range []string{"journal_mode", "synchronous", "foreign_keys", "busy_timeout"} {
+			var v string
+			if err := t.tx.QueryRowContext(t.ctx, "PRAGMA "+p).Scan(&v); err != nil {
+				return err
+			}
+			out[p] = v
+		}
+		return nil
+	})
+	return out, err
+}
+
+// TimeArg encodes t as s stores times.
+func TimeArg(s Store, t time.Time) any { return s.(*sqlStore).d.timeArg(t) }

@@ -1,0 +1,184 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Errors callers check with errors.Is.
+var (
+	// ErrNotFound: no such conversation (or it belongs to another user —
+	// callers never reveal which).
+	ErrNotFound = errors.New("not found")
+	// ErrConflict: the conversation changed since it was read.
+	ErrConflict = errors.New("conversation changed concurrently")
+)
+
+// Conversation statuses.
+const (
+	StatusActive    = "active"
+	StatusAwaiting  = "awaiting_clarification"
+	StatusAnswered  = "answered"
+	StatusFailed    = "failed"
+	StatusAbandoned = "abandoned"
+)
+
+// Conversation is one question and its clarifications, as persisted.
+type Conversation struct {
+	ID          string
+	UserID      string
+	Source      string
+	Question    string
+	Status      string
+	Interactive bool
+	// State is JSON owned by package conversation: the answers given so
+	// far, rounds, the pending clarification, the last outcome, turns.
+	State []byte
+	// Messages counts the messages received (questions and answers).
+	Messages  int
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	// ExpiresAt is when an unanswered clarification expires.
+	ExpiresAt time.Time
+	// Version increases with every update; an update of a stale copy fails
+	// with ErrConflict.
+	Version int64
+}
+
+// Event is one entry of a conversation's append-only event log: what an
+// SSE client receives (id = Seq, event = Type, data = Data).
+type Event struct {
+	ConversationID string
+	Seq            int64 // 1, 2, 3… per conversation, assigned by the store
+	Type           string
+	Data           []byte // JSON
+	At             time.Time
+}
+
+// Answer is one reply a user gave to a clarification about a slot.
+type Answer struct {
+	UserID string
+	Source string
+	Slot   string
+	// Value is the canonical answer: an option id, or "text:" + free text.
+	Value    string
+	Remember bool
+	At       time.Time
+}
+
+// Preference is what a user usually answers for a slot of a source.
+type Preference struct {
+	UserID string
+	Source string
+	Slot   string
+	Value  string
+	// Remember is set when the user asked to remember Value.
+	Remember bool
+	// Count is how many times the user gave Value (since last forgotten).
+	Count     int
+	UpdatedAt time.Time
+}
+
+// QueryRecord is one entry of the query log: one finished turn.
+type QueryRecord struct {
+	ConversationID string
+	UserID         string
+	Source         string
+	Question       string
+	SQL            string
+	Status         string // answered, needs_clarification, failed
+	ErrorCode      string
+	DurationMS     float64
+	Rows           int
+	Turns          int
+	Clarifications int
+	Assumptions    int
+	At             time.Time
+}
+
+// Stats summarise conversations and the query log since a time.
+//
+// The conversation figures count the conversations created at or after
+// since, by their status now. The store counts a question each time a
+// conversation enters awaiting_clarification (on creation or from another
+// status; a re-save while awaiting does not count): one per round of
+// questions, so one per question with the default of one question per turn.
+// The rates are the caller's to compute from these counts (for instance
+// clarification rate = Clarified/Conversations, auto-resolution rate =
+// AutoResolved/Answered, mean questions per answered question =
+// QuestionsAsked/Answered).
+type Stats struct {
+	// Conversations: created at or after since.
+	Conversations int `json:"conversations"`
+	// Clarified: conversations in which at least one question was asked.
+	Clarified int `json:"clarified"`
+	// Answered, Abandoned, Failed: conversations whose status is that now.
+	Answered  int `json:"answered"`
+	Abandoned int `json:"abandoned"`
+	Failed    int `json:"failed"`
+	// AutoResolved: answered conversations in which nothing was asked.
+	AutoResolved int `json:"auto_resolved"`
+	// QuestionsAsked: clarifications asked in answered conversations.
+	QuestionsAsked int `json:"questions_asked"`
+	// P50MS and P99MS are nearest-rank percentiles of DurationMS over the
+	// query log records with At at or after since: the value at rank
+	// ceil(p·n) of the n durations sorted ascending; 0 when n is 0.
+	P50MS float64 `json:"latency_p50_ms"`
+	P99MS float64 `json:"latency_p99_ms"`
+}
+
+// Store is everything Clarify persists. Implementations are safe for
+// concurrent use by many goroutines and, for PostgreSQL, many processes.
+type Store interface {
+	// CreateConversation inserts a conversation with its first events, in
+	// one transaction; Version becomes 1 and the events get seq 1, 2, ….
+	// An id already taken fails with ErrExists.
+	CreateConversation(ctx context.Context, c *Conversation, events ...Event) ([]Event, error)
+	// Conversation reads one conversation, or ErrNotFound.
+	Conversation(ctx context.Context, id string) (*Conversation, error)
+	// UpdateConversation writes c if its Version is still current (else
+	// ErrConflict) and appends events, in one transaction; on success
+	// c.Version is incremented and the stored events (with seq) returned.
+	UpdateConversation(ctx context.Context, c *Conversation, events ...Event) ([]Event, error)
+	// DeleteConversation removes a conversation and its events and lock,
+	// or returns ErrNotFound.
+	DeleteConversation(ctx context.Context, id string) error
+	// Events returns the events of a conversation with Seq > after, in order
+	// (none when nothing is new), or ErrNotFound.
+	Events(ctx context.Context, id string, after int64) ([]Event, error)
+	// ExpireConversations marks conversations awaiting a clarification past
+	// their ExpiresAt (ExpiresAt before now; a zero ExpiresAt never expires)
+	// as abandoned and returns how many. Each one's Version increases.
+	ExpireConversations(ctx context.Context, now time.Time) (int, error)
+
+	// Lock takes a conversation's lease for owner until now+ttl; it returns
+	// false when another owner holds an unexpired lease. Re-locking by the
+	// same owner extends the lease. Leases hold across processes. The
+	// conversation need not exist.
+	Lock(ctx context.Context, id, owner string, ttl time.Duration) (bool, error)
+	// Unlock releases owner's lease (no error if it is not held).
+	Unlock(ctx context.Context, id, owner string) error
+
+	// RecordAnswer stores a reply; Remember marks it as the user's choice.
+	RecordAnswer(ctx context.Context, a Answer) error
+	// Preferences returns, for each slot of a source (all sources when
+	// source is ""), the remembered value if any, else the most frequent
+	// value with its count; ties go to the most recent.
+	Preferences(ctx context.Context, userID, source string) ([]Preference, error)
+	// ForgetPreference drops a user's answers and remembered value for a
+	// slot, so it is asked again.
+	ForgetPreference(ctx context.Context, userID, source, slot string) error
+	// SetNeverAsk and NeverAsk hold the user's "never ask me" switch.
+	SetNeverAsk(ctx context.Context, userID string, never bool) error
+	NeverAsk(ctx context.Context, userID string) (bool, error)
+
+	// LogQuery appends to the query log.
+	LogQuery(ctx context.Context, r QueryRecord) error
+	// Stats summarises conversations and queries since a time.
+	Stats(ctx context.Context, since time.Time) (Stats, error)
+
+	// Ping checks the store is reachable (for /readyz).
+	Ping(ctx context.Context) error
+	Close() error
+}
