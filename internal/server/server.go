@@ -1,0 +1,302 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/clarify-sql/clarify/internal/conversation"
+	"github.com/clarify-sql/clarify/internal/registry"
+)
+
+// Key maps an API key (stored as its SHA-256, never in clear) to a user.
+type Key struct {
+	User   string `yaml:"user" json:"user"`
+	SHA256 string `yaml:"sha256" json:"sha256"`
+}
+
+// HashKey returns the hex SHA-256 of an API key, as configured.
+func HashKey(key string) string {
+	h := sha256.Sum256([]byte(key))
+	return hex.EncodeToString(h[:])
+}
+
+// Config tunes the server; the zero value means defaults.
+type Config struct {
+	// Keys are the API keys; with none the server answers loopback
+	// clients only, as the single local user.
+	Keys []Key
+	// MaxBody bounds request bodies (default 64 KiB).
+	MaxBody int64
+	// Heartbeat is the interval of SSE keep-alive comments (default 15s).
+	Heartbeat time.Duration
+	// WriteTimeout bounds each SSE write and each JSON response (default 15s).
+	WriteTimeout time.Duration
+	// AllowedOrigins enables CORS for these origins (default none).
+	AllowedOrigins []string
+	// Web serves the chat UI at / when set.
+	Web http.Handler
+	// Log receives JSON logs (default slog.Default()).
+	Log *slog.Logger
+}
+
+// LocalUser is the user of a server with no API keys.
+const LocalUser = "local"
+
+// Sources lists the configured sources (package registry).
+type Sources interface {
+	Names() []string
+	Default() string
+	Info(ctx context.Context, name string) (registry.Info, error)
+}
+
+// Server serves the API.
+type Server struct {
+	svc     *conversation.Service
+	sources Sources
+	cfg     Config
+	keys    map[string]string // sha256 → user
+	metrics *metrics
+	ready   func(context.Context) error
+
+	// closing is closed on shutdown: streams end with a final event
+	closing      chan struct{}
+	closeOnce    sync.Once
+	streams      sync.WaitGroup
+	streamsMu    sync.Mutex
+	open         map[*streamWriter]struct{}
+	shuttingDown bool
+}
+
+// New builds a server; ready reports whether the store is reachable.
+func New(svc *conversation.Service, sources Sources, ready func(context.Context) error, cfg Config) *Server {
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = 64 << 10
+	}
+	if cfg.Heartbeat <= 0 {
+		cfg.Heartbeat = 15 * time.Second
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = 15 * time.Second
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	s := &Server{svc: svc, sources: sources, cfg: cfg, keys: map[string]string{}, metrics: newMetrics(), ready: ready,
+		closing: make(chan struct{}), open: map[*streamWriter]struct{}{}}
+	for _, k := range cfg.Keys {
+		s.keys[strings.ToLower(k.SHA256)] = k.User
+	}
+	return s
+}
+
+// Shutdown ends open event streams with a final event and waits for them.
+func (s *Server) Shutdown(ctx context.Context) {
+	s.closeOnce.Do(func() { close(s.closing) })
+	s.streamsMu.Lock()
+	s.shuttingDown = true
+	open := make([]*streamWriter, 0, len(s.open))
+	for sw := range s.open {
+		open = append(open, sw)
+	}
+	s.streamsMu.Unlock()
+	for _, sw := range open {
+		sw.shutdown()
+	}
+	done := make(chan struct{})
+	go func() { s.streams.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+}
+
+// HTTPServer returns an http.Server with the timeouts the API needs: a
+// ReadHeaderTimeout and a body read timeout; no global write timeout (SSE
+// writes set their own deadlines through http.ResponseController).
+func (s *Server) HTTPServer(addr string) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           s.Handler(),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.cfg.Log.Handler(), slog.LevelWarn),
+	}
+}
+
+// CheckListen refuses to serve beyond loopback without API keys.
+func (s *Server) CheckListen(addr string) error {
+	if len(s.keys) > 0 {
+		return nil
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("listen address %q: %w", addr, err)
+	}
+	ip := net.ParseIP(host)
+	if host == "localhost" || ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return fmt.Errorf("no API keys are configured: listen on a loopback address (127.0.0.1), not %q", addr)
+}
+
+type ctxKey int
+
+const (
+	userKey ctxKey = iota
+	requestIDKey
+)
+
+func userOf(r *http.Request) string {
+	u, _ := r.Context().Value(userKey).(string)
+	return u
+}
+
+func (s *Server) log(r *http.Request) *slog.Logger {
+	id, _ := r.Context().Value(requestIDKey).(string)
+	return s.cfg.Log.With("request_id", id)
+}
+
+func requestID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// Handler returns the API with its middleware: request ids and logs,
+// metrics, CORS (off by default), cross-origin protection, body limits,
+// authentication.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	api := func(pattern string, h http.HandlerFunc) {
+		mux.Handle(pattern, s.instrument(pattern, s.auth(h)))
+	}
+	api("POST /v1/conversations", s.ask)
+	api("POST /v1/conversations/{id}/messages", s.send)
+	api("POST /v1/conversations/{id}/assumptions/{slot}", s.change)
+	api("GET /v1/conversations/{id}", s.get)
+	api("DELETE /v1/conversations/{id}", s.delete)
+	api("GET /v1/conversations/{id}/events", s.events)
+	api("GET /v1/sources", s.listSources)
+	api("GET /v1/preferences", s.preferences)
+	api("DELETE /v1/preferences/{key...}", s.forget)
+	api("PUT /v1/preferences/never_ask", s.neverAsk)
+	api("GET /v1/stats", s.stats)
+	mux.Handle("GET /v1/openapi.json", s.instrument("GET /v1/openapi.json", http.HandlerFunc(serveOpenAPI)))
+	mux.Handle("GET /healthz", s.instrument("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})))
+	mux.Handle("GET /readyz", s.instrument("GET /readyz", http.HandlerFunc(s.readyz)))
+	mux.Handle("GET /metrics", s.metrics.handler())
+	mux.HandleFunc("/v1/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, codeNotFound, "no such endpoint")
+	})
+	if s.cfg.Web != nil {
+		mux.Handle("/", s.cfg.Web)
+	}
+	var h http.Handler = mux
+	h = s.cors(h)
+	cop := http.NewCrossOriginProtection()
+	for _, o := range s.cfg.AllowedOrigins {
+		_ = cop.AddTrustedOrigin(o)
+	}
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, codeForbidden, "cross-origin request refused")
+	}))
+	h = cop.Handler(h)
+	return s.withRequestID(h)
+}
+
+func (s *Server) withRequestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get("X-Request-Id")
+		if id == "" || len(id) > 64 {
+			id = requestID()
+		}
+		w.Header().Set("X-Request-Id", id)
+		ctx := context.WithValue(r.Context(), requestIDKey, id)
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+// cors answers CORS only for configured origins (off by default).
+func (s *Server) cors(next http.Handler) http.Handler {
+	allowed := map[string]bool{}
+	for _, o := range s.cfg.AllowedOrigins {
+		allowed[o] = true
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if o := r.Header.Get("Origin"); o != "" && allowed[o] {
+			w.Header().Set("Access-Control-Allow-Origin", o)
+			w.Header().Set("Vary", "Origin")
+			w.Header().Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Last-Event-ID, Accept")
+			w.Header().Set("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE")
+			if r.Method == http.MethodOptions {
+				w.WriteHeader(http.StatusNoContent)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// auth maps the bearer key to a user; with no keys, every (loopback)
+// request is the local user.
+func (s *Server) auth(next http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		user := LocalUser
+		if len(s.keys) > 0 {
+			key, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			user = ""
+			if ok {
+				h := HashKey(strings.TrimSpace(key))
+				for hash, u := range s.keys {
+					if subtle.ConstantTimeCompare([]byte(hash), []byte(h)) == 1 {
+						user = u
+					}
+				}
+			}
+			if user == "" {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="clarify"`)
+				writeError(w, codeUnauthorized, "a valid API key is required (Authorization: Bearer KEY)")
+				return
+			}
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
+		ctx := context.WithValue(r.Context(), userKey, user)
+		next(w, r.WithContext(ctx))
+	})
+}
+
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 3*time.Second)
+	defer cancel()
+	if s.ready != nil {
+		if err := s.ready(ctx); err != nil {
+			s.log(r).Warn("not ready", "err", err)
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
+			return
+		}
+	}
+	select {
+	case <-s.closing:
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "shutting down"})
+		return
+	default:
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+}
+
+var errShutdown = errors.New("server shutting down")
