@@ -1,0 +1,259 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/clarify-sql/clarify/internal/clarify"
+	"github.com/clarify-sql/clarify/internal/config"
+	"github.com/clarify-sql/clarify/internal/engine"
+	"github.com/clarify-sql/clarify/internal/registry"
+	"github.com/clarify-sql/clarify/internal/understand"
+)
+
+func (e *env) ask(ctx context.Context, args []string) error {
+	fs := newFlagSet("ask", e)
+	var c common
+	c.register(fs)
+	src := fs.String("source", "", "source name (default: the first configured)")
+	db := fs.String("db", "", "database DSN (sqlite:PATH, postgres://…, mysql://…) instead of a configured source")
+	modelFile := fs.String("model", "", "model file for --db (default: drafted from the database)")
+	noAsk := fs.Bool("no-ask", false, "answer at once, stating assumptions instead of asking")
+	asJSON := fs.Bool("json", false, "print one JSON document per turn")
+	explain := fs.Bool("explain", false, "print how the question was understood")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if len(pos) != 1 {
+		return usagef("ask needs exactly one question in quotes")
+	}
+	eng, closeFn, err := e.openEngine(ctx, c, *src, *db, *modelFile)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	t := &turns{e: e, eng: eng, json: *asJSON, explain: *explain, in: bufio.NewReader(e.stdin)}
+	return t.run(ctx, pos[0], !*noAsk)
+}
+
+// openEngine opens the engine of a configured source or of --db/--model.
+func (e *env) openEngine(ctx context.Context, c common, name, dsn, modelFile string) (*engine.Engine, func(), error) {
+	if dsn != "" {
+		if name == "" {
+			name = "db"
+		}
+		eng, _, err := registry.Open(ctx, config.Source{Name: name, DSN: dsn, Model: modelFile}, e.registryOptions())
+		if err != nil {
+			return nil, nil, err
+		}
+		return eng, func() { eng.Source().Close() }, nil
+	}
+	if modelFile != "" {
+		return nil, nil, usagef("--model goes with --db")
+	}
+	cfg, dir, err := c.load()
+	if err != nil {
+		return nil, nil, err
+	}
+	reg := registry.New(cfg, dir, e.registryOptions())
+	if name == "" {
+		name = reg.Default()
+	}
+	eng, _, err := reg.Engine(ctx, name)
+	if err != nil {
+		reg.Close()
+		return nil, nil, err
+	}
+	return eng, func() { reg.Close() }, nil
+}
+
+// turns runs a question to its answer, asking on the terminal.
+type turns struct {
+	e       *env
+	eng     *engine.Engine
+	json    bool
+	explain bool
+	in      *bufio.Reader
+}
+
+func (t *turns) run(ctx context.Context, question string, interactive bool) error {
+	req := engine.Request{Question: question, Resolved: map[string]understand.Resolution{}, Interactive: interactive}
+	for {
+		out, err := t.eng.Turn(ctx, req)
+		if err != nil {
+			if t.json {
+				t.printJSON(map[string]any{"status": engine.StatusFailed, "error": map[string]string{"code": engine.Code(err), "message": message(err)}})
+			}
+			return err
+		}
+		if t.explain && !t.json {
+			fmt.Fprint(t.e.stdout, understand.Describe(out.Interpretation), "\n")
+		}
+		if out.Status == engine.StatusAnswered {
+			if t.json {
+				t.printJSON(out)
+			} else {
+				printAnswer(t.e.stdout, out.Answer)
+			}
+			return nil
+		}
+		if t.json {
+			t.printJSON(out)
+		} else {
+			printClarification(t.e.stdout, out.Clarification)
+		}
+		reply, ok := t.readReply()
+		if !ok {
+			// nobody to answer: finish with best guesses
+			req.Interactive = false
+			continue
+		}
+		if clarify.LooksLikeQuestion(reply) && clarify.Interpret(reply, out.Slot).FreeText != "" {
+			req = engine.Request{Question: reply, Resolved: map[string]understand.Resolution{}, Interactive: interactive}
+			continue
+		}
+		req.Resolved[out.Slot.Key] = clarify.Interpret(reply, out.Slot)
+		req.Rounds++
+	}
+}
+
+func (t *turns) readReply() (string, bool) {
+	if !t.json {
+		fmt.Fprint(t.e.stdout, "> ")
+	}
+	line, err := t.in.ReadString('\n')
+	line = strings.TrimSpace(line)
+	if line == "" && err != nil {
+		if !t.json {
+			fmt.Fprintln(t.e.stdout, "(no answer: using best guesses)")
+		}
+		return "", false
+	}
+	return line, true
+}
+
+func (t *turns) printJSON(v any) {
+	enc := json.NewEncoder(t.e.stdout)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+func printClarification(w io.Writer, c *engine.Clarification) {
+	fmt.Fprintf(w, "? %s\n", c.Question)
+	if c.Context != "" {
+		fmt.Fprintf(w, "  %s\n", c.Context)
+	}
+	if c.Note != "" {
+		fmt.Fprintf(w, "  (%s)\n", c.Note)
+	}
+	for i, o := range c.Options {
+		line := fmt.Sprintf("  %d) %s", i+1, o.Label)
+		if o.BestGuess {
+			line += "  [best guess]"
+		}
+		if o.Preview != nil {
+			line += fmt.Sprintf("  — %d rows", o.Preview.Rows)
+		}
+		fmt.Fprintln(w, line)
+	}
+	if c.AllowSkip {
+		fmt.Fprintln(w, "  s) I don't know — use your best judgment")
+	}
+	if c.AllowFreeText {
+		fmt.Fprintln(w, "  or type your own answer")
+	}
+}
+
+func printAnswer(w io.Writer, a *engine.Answer) {
+	fmt.Fprintln(w, a.Statement)
+	if len(a.Assumptions) > 0 {
+		fmt.Fprintln(w, "Assumptions (ask again to change them):")
+		for _, x := range a.Assumptions {
+			alts := make([]string, 0, len(x.Alternatives))
+			for _, alt := range x.Alternatives {
+				alts = append(alts, alt.Label)
+			}
+			line := "  - " + x.Text
+			if len(alts) > 0 {
+				line += " (other choices: " + strings.Join(alts, "; ") + ")"
+			}
+			fmt.Fprintln(w, line)
+		}
+	}
+	fmt.Fprintln(w, "SQL:")
+	fmt.Fprintln(w, "  "+a.SQL)
+	if len(a.Params) > 0 {
+		fmt.Fprintf(w, "  params: %v\n", a.Params)
+	}
+	printTable(w, a)
+	more := ""
+	if a.Truncated {
+		more = ", truncated"
+	}
+	fmt.Fprintf(w, "(%d rows%s, %.1f ms)\n", a.RowCount, more, a.TimingsMS["total"])
+	for _, s := range a.Suggestions {
+		fmt.Fprintf(w, "  → %s: %s\n", s.Title, s.Prompt)
+	}
+	for _, warn := range a.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", warn)
+	}
+}
+
+func printTable(w io.Writer, a *engine.Answer) {
+	const maxRows = 50
+	cells := [][]string{}
+	head := make([]string, len(a.Columns))
+	for i, c := range a.Columns {
+		head[i] = c.Name
+	}
+	cells = append(cells, head)
+	for i, r := range a.Rows {
+		if i == maxRows {
+			break
+		}
+		row := make([]string, len(r))
+		for j, v := range r {
+			row[j] = cell(v)
+		}
+		cells = append(cells, row)
+	}
+	widths := make([]int, len(head))
+	for _, r := range cells {
+		for j, s := range r {
+			if j < len(widths) && len([]rune(s)) > widths[j] {
+				widths[j] = min(len([]rune(s)), 40)
+			}
+		}
+	}
+	for _, r := range cells {
+		parts := make([]string, len(r))
+		for j, s := range r {
+			if rs := []rune(s); len(rs) > 40 {
+				s = string(rs[:39]) + "…"
+			}
+			parts[j] = s + strings.Repeat(" ", max(0, widths[j]-len([]rune(s))))
+		}
+		fmt.Fprintln(w, strings.TrimRight(strings.Join(parts, "  "), " "))
+	}
+	if len(a.Rows) > maxRows {
+		fmt.Fprintf(w, "… %d more rows (use --json for all)\n", len(a.Rows)-maxRows)
+	}
+}
+
+func cell(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case float64:
+		if x == float64(int64(x)) && x < 1e15 && x > -1e15 {
+			return fmt.Sprintf("%d", int64(x))
+		}
+		return fmt.Sprintf("%.4g", x)
+	}
+	return fmt.Sprint(v)
+}

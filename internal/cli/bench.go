@@ -1,0 +1,425 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/clarify-sql/clarify/internal/server"
+)
+
+// benchServe runs a bounded load: N concurrent conversations against a
+// `clarify serve` child process over loopback, each streaming its
+// question, answering the clarification and keeping its event stream open;
+// it reports time to first event and to answer, throughput, and the
+// server's resident memory per open conversation.
+func (e *env) bench(ctx context.Context, args []string) error {
+	if len(args) == 0 || args[0] != "serve" {
+		return usagef("bench needs a target: bench serve")
+	}
+	fs := newFlagSet("bench serve", e)
+	var c common
+	c.register(fs)
+	n := fs.Int("conversations", 1000, "concurrent conversations")
+	question := fs.String("question", "Which patients have severe wounds?", "the question each conversation asks (it must need a clarification)")
+	source := fs.String("source", "clinic", "source")
+	store := fs.String("store", "", "store of the server under test (default sqlite in a temp dir)")
+	if _, err := parse(fs, args[1:]); err != nil {
+		return usagef("%v", err)
+	}
+	_, dir, err := c.load()
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "clarify-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if *store == "" {
+		*store = "sqlite:" + filepath.Join(tmp, "store.db")
+	}
+	// one API key per simulated user: what one user answers is learned for
+	// that user only
+	users := *n + 50
+	var cfg strings.Builder
+	cfg.WriteString("server:\n  api_keys:\n")
+	for i := 0; i < users; i++ {
+		fmt.Fprintf(&cfg, "    - {user: u%d, sha256: %s}\n", i, server.HashKey(benchKey(i)))
+	}
+	cfgPath := filepath.Join(tmp, "bench.yaml")
+	if err := os.WriteFile(cfgPath, []byte(cfg.String()), 0o600); err != nil {
+		return err
+	}
+	srv, err := startChild(ctx, dir, *store, cfgPath)
+	if err != nil {
+		return err
+	}
+	defer srv.stop()
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: *n, MaxConnsPerHost: 0, IdleConnTimeout: time.Minute}}
+	// warm up (value caches, indexes, connection pools), so the memory
+	// measured below is what open conversations cost
+	warm := min(*n, 50)
+	var wopen sync.WaitGroup
+	var wmu sync.Mutex
+	var wconvs []openConv
+	wopen.Add(warm)
+	wrelease := make(chan struct{})
+	close(wrelease)
+	var wwg sync.WaitGroup
+	for i := 0; i < warm; i++ {
+		wwg.Add(1)
+		go func() {
+			defer wwg.Done()
+			_, _, oc, err := oneConversation(ctx, client, srv.addr, benchKey(*n+i), *source, *question, &wopen, wrelease)
+			if err == nil {
+				wmu.Lock()
+				wconvs = append(wconvs, oc)
+				wmu.Unlock()
+			}
+		}()
+	}
+	wwg.Wait()
+	client.CloseIdleConnections()
+	base := settledRSS(srv.cmd.Process.Pid)
+	fmt.Fprintf(e.stdout, "server pid %d on %s, store %s, RSS after %d warm-up conversations %.1f MiB\n", srv.cmd.Process.Pid, srv.addr, redactDSN(*store), warm, float64(base)/1024)
+	// what open conversations cost: N event streams held open on a quiet
+	// server (spread over the warm-up conversations)
+	var warmConvs []openConv
+	wmu.Lock()
+	warmConvs = append(warmConvs, wconvs...)
+	wmu.Unlock()
+	if len(warmConvs) > 0 {
+		many := make([]openConv, *n)
+		for i := range many {
+			many[i] = warmConvs[i%len(warmConvs)]
+		}
+		held, err := holdOpen(ctx, client, srv.addr, many)
+		if err != nil {
+			return err
+		}
+		withOpen := settledRSS(srv.cmd.Process.Pid)
+		held()
+		per := float64(withOpen-base) / float64(*n)
+		fmt.Fprintf(e.stdout, "server RSS with %d conversations open: %.1f MiB (+%.1f MiB): %.1f KiB per open conversation, %.2f MiB per 100 (seed budget 50 MiB per 100)\n",
+			*n, float64(withOpen)/1024, float64(withOpen-base)/1024, per, per*100/1024)
+		client.CloseIdleConnections()
+		time.Sleep(time.Second)
+	}
+	var (
+		mu              sync.Mutex
+		convs           []openConv
+		firstEv, answer []time.Duration
+		failures        []string
+		open            sync.WaitGroup
+		release         = make(chan struct{})
+	)
+	start := time.Now()
+	var wg sync.WaitGroup
+	open.Add(*n)
+	for i := 0; i < *n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f, a, oc, err := oneConversation(ctx, client, srv.addr, benchKey(i), *source, *question, &open, release)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				failures = append(failures, err.Error())
+				return
+			}
+			firstEv = append(firstEv, f)
+			answer = append(answer, a)
+			convs = append(convs, oc)
+		}()
+	}
+	// all conversations answered and their streams open
+	waitDone := make(chan struct{})
+	go func() { open.Wait(); close(waitDone) }()
+	select {
+	case <-waitDone:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	elapsed := time.Since(start)
+	time.Sleep(500 * time.Millisecond)
+	peak, _ := rssKB(srv.cmd.Process.Pid)
+	close(release)
+	wg.Wait()
+	client.CloseIdleConnections()
+	ok := len(answer)
+	fmt.Fprintf(e.stdout, "conversations: %d ok, %d failed in %s (%.0f conversations/s, %.0f turns/s)\n",
+		ok, len(failures), elapsed.Round(time.Millisecond), float64(ok)/elapsed.Seconds(), 2*float64(ok)/elapsed.Seconds())
+	fmt.Fprintf(e.stdout, "time to first event: p50 %s  p99 %s\n", pct(firstEv, 0.5), pct(firstEv, 0.99))
+	fmt.Fprintf(e.stdout, "time to answer (ask, clarification, answer): p50 %s  p99 %s\n", pct(answer, 0.5), pct(answer, 0.99))
+	fmt.Fprintf(e.stdout, "server RSS at the end of the load (%d streams open, garbage of %d turns not yet returned): %.1f MiB\n", ok, 2*ok, float64(peak)/1024)
+	for i, f := range failures {
+		if i == 5 {
+			fmt.Fprintf(e.stdout, "… %d more failures\n", len(failures)-5)
+			break
+		}
+		fmt.Fprintln(e.stdout, "failure:", f)
+	}
+	if len(failures) > 0 {
+		return &failure{msg: fmt.Sprintf("%d conversations failed", len(failures))}
+	}
+	return nil
+}
+
+type child struct {
+	cmd  *exec.Cmd
+	addr string
+	logs *bytes.Buffer
+}
+
+func benchKey(i int) string { return fmt.Sprintf("bench-key-%d", i) }
+
+func startChild(ctx context.Context, dataDir, store, cfg string) (*child, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	c := &child{addr: addr, logs: &bytes.Buffer{}}
+	c.cmd = exec.CommandContext(ctx, self, "serve", "--addr", addr, "--data-dir", dataDir, "--store", store, "--config", cfg)
+	c.cmd.Stdout, c.cmd.Stderr = io.Discard, io.Discard
+	if err := c.cmd.Start(); err != nil {
+		return nil, err
+	}
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if resp, err := http.Get("http://" + addr + "/readyz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return c, nil
+			}
+		}
+	}
+	c.stop()
+	return nil, fmt.Errorf("the server under test did not start")
+}
+
+func (c *child) stop() {
+	_ = c.cmd.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() { c.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		c.cmd.Process.Kill()
+		<-done
+	}
+}
+
+// oneConversation asks, answers the clarification with the best guess,
+// then keeps the conversation's event stream open until released.
+// openConv is a finished conversation that can be held open.
+type openConv struct {
+	key, id string
+	last    int64
+}
+
+// holdOpen opens the event stream of every conversation and keeps it open
+// until the returned function is called.
+func holdOpen(ctx context.Context, client *http.Client, addr string, convs []openConv) (func(), error) {
+	var bodies []io.Closer
+	for _, c := range convs {
+		req, _ := http.NewRequestWithContext(ctx, "GET", "http://"+addr+"/v1/conversations/"+c.id+"/events?after="+strconv.FormatInt(c.last, 10), nil)
+		req.Header.Set("Accept", "text/event-stream")
+		req.Header.Set("Authorization", "Bearer "+c.key)
+		resp, err := client.Do(req)
+		if err != nil {
+			for _, b := range bodies {
+				b.Close()
+			}
+			return nil, err
+		}
+		bodies = append(bodies, resp.Body)
+	}
+	return func() {
+		for _, b := range bodies {
+			b.Close()
+		}
+	}, nil
+}
+
+func oneConversation(ctx context.Context, client *http.Client, addr, key, source, question string, open *sync.WaitGroup, release chan struct{}) (first, answered time.Duration, oc openConv, err error) {
+	signalled := false
+	defer func() {
+		if !signalled {
+			open.Done()
+		}
+	}()
+	start := time.Now()
+	evs, err := streamTurn(ctx, client, key, "http://"+addr+"/v1/conversations", map[string]any{"question": question, "source": source}, func() {
+		if first == 0 {
+			first = time.Since(start)
+		}
+	})
+	if err != nil {
+		return 0, 0, oc, err
+	}
+	var conv struct {
+		ID string `json:"conversation_id"`
+	}
+	var cl struct {
+		ID      string `json:"id"`
+		Options []struct {
+			ID        string `json:"id"`
+			BestGuess bool   `json:"best_guess"`
+		} `json:"options"`
+	}
+	for _, ev := range evs {
+		switch ev.typ {
+		case "conversation":
+			json.Unmarshal(ev.data, &conv)
+		case "clarification":
+			json.Unmarshal(ev.data, &cl)
+		}
+	}
+	if cl.ID == "" {
+		return 0, 0, oc, fmt.Errorf("no clarification was asked")
+	}
+	opt := cl.Options[0].ID
+	for _, o := range cl.Options {
+		if o.BestGuess {
+			opt = o.ID
+		}
+	}
+	evs, err = streamTurn(ctx, client, key, "http://"+addr+"/v1/conversations/"+conv.ID+"/messages",
+		map[string]any{"answer": map[string]any{"clarification_id": cl.ID, "option_id": opt}}, nil)
+	if err != nil {
+		return 0, 0, oc, err
+	}
+	if len(evs) < 2 || evs[len(evs)-2].typ != "result" {
+		return 0, 0, oc, fmt.Errorf("the answer turn ended without a result")
+	}
+	answered = time.Since(start)
+	last := evs[len(evs)-1].id
+	oc = openConv{key: key, id: conv.ID, last: last}
+	// keep the conversation open: follow its event stream
+	req, _ := http.NewRequestWithContext(ctx, "GET", "http://"+addr+"/v1/conversations/"+conv.ID+"/events?after="+strconv.FormatInt(last, 10), nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, 0, oc, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		return 0, 0, oc, fmt.Errorf("events: status %d", resp.StatusCode)
+	}
+	signalled = true
+	open.Done()
+	select {
+	case <-release:
+	case <-ctx.Done():
+	}
+	return first, answered, oc, nil
+}
+
+type benchEvent struct {
+	id   int64
+	typ  string
+	data []byte
+}
+
+// streamTurn POSTs with Accept: text/event-stream and reads to done.
+func streamTurn(ctx context.Context, client *http.Client, key, url string, body any, onFirst func()) ([]benchEvent, error) {
+	b, _ := json.Marshal(body)
+	req, _ := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(b))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		return nil, fmt.Errorf("status %d", resp.StatusCode)
+	}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 1<<20), 4<<20)
+	var out []benchEvent
+	var cur benchEvent
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "":
+			if cur.typ != "" {
+				if len(out) == 0 && onFirst != nil {
+					onFirst()
+				}
+				out = append(out, cur)
+				if cur.typ == "done" {
+					return out, nil
+				}
+			}
+			cur = benchEvent{}
+		case strings.HasPrefix(line, "id: "):
+			cur.id, _ = strconv.ParseInt(line[4:], 10, 64)
+		case strings.HasPrefix(line, "event: "):
+			cur.typ = line[7:]
+		case strings.HasPrefix(line, "data: "):
+			cur.data = []byte(line[6:])
+		}
+	}
+	return out, fmt.Errorf("stream ended before done: %v", sc.Err())
+}
+
+func pct(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	i := int(p*float64(len(s))+0.5) - 1
+	return s[min(max(i, 0), len(s)-1)].Round(100 * time.Microsecond)
+}
+
+// settledRSS waits until a process's resident memory stops moving (less
+// than 0.5% between samples a second apart, at most 30 s) and returns it.
+func settledRSS(pid int) int64 {
+	prev, _ := rssKB(pid)
+	for i := 0; i < 30; i++ {
+		time.Sleep(time.Second)
+		cur, _ := rssKB(pid)
+		if d := cur - prev; d*200 < cur && -d*200 < cur {
+			return cur
+		}
+		prev = cur
+	}
+	return prev
+}
+
+// rssKB reads a process's resident set size (Linux).
+func rssKB(pid int) (int64, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			return strconv.ParseInt(strings.Fields(v)[0], 10, 64)
+		}
+	}
+	return 0, fmt.Errorf("no VmRSS")
+}

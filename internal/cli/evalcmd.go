@@ -1,0 +1,154 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/clarify-sql/clarify/internal/config"
+	"github.com/clarify-sql/clarify/internal/engine"
+	"github.com/clarify-sql/clarify/internal/eval"
+	"github.com/clarify-sql/clarify/internal/registry"
+)
+
+// floatFlag is an optional float flag.
+type floatFlag struct{ v *float64 }
+
+func (f *floatFlag) String() string {
+	if f.v == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*f.v, 'g', -1, 64)
+}
+
+func (f *floatFlag) Set(s string) error {
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return err
+	}
+	f.v = &x
+	return nil
+}
+
+func (e *env) eval(ctx context.Context, args []string) error {
+	fs := newFlagSet("eval", e)
+	var c common
+	c.register(fs)
+	jsonOut := fs.String("json", "", "write the results as JSON to this file")
+	eng := fs.String("engine", "rules", "engine: rules")
+	verbose := fs.Bool("v", false, "list passing cases too")
+	var minAcc, maxFalse, maxMissed, minErr floatFlag
+	fs.Var(&minAcc, "min-accuracy", "fail (exit 1) when a suite's accuracy is lower")
+	fs.Var(&maxFalse, "max-false-ask", "fail when a suite's false_ask is higher")
+	fs.Var(&maxMissed, "max-missed-ask", "fail when a suite's missed_ask (1 − ask_recall) is higher")
+	fs.Var(&minErr, "min-error-match", "fail when a suite's error_match is lower")
+	files, err := parse(fs, args)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if *eng != "rules" {
+		return usagef("engine %q is not available in this build (rules only)", *eng)
+	}
+	if len(files) == 0 {
+		return usagef("eval needs at least one suite file")
+	}
+	var suites []*eval.Suite
+	for _, f := range files {
+		s, err := eval.LoadSuite(f)
+		if err != nil {
+			return err
+		}
+		suites = append(suites, s)
+	}
+	cfg, dir, err := c.load()
+	if err != nil {
+		return err
+	}
+	opt := e.registryOptions()
+	opt.UseAsOf = true
+	// answers are compared whole with the gold: no row cap
+	opt.Source.RowCap = 10_000_000
+	reg := registry.New(cfg, dir, opt)
+	defer reg.Close()
+	var opened []*engine.Engine
+	defer func() {
+		for _, o := range opened {
+			o.Source().Close()
+		}
+	}()
+	open := func(ctx context.Context, s *eval.Suite) (*engine.Engine, string, error) {
+		for _, n := range reg.Names() {
+			if n == s.Source {
+				en, _, err := reg.Engine(ctx, n)
+				return en, "", err
+			}
+		}
+		// a path: a source config, or a database file with or without a model beside it
+		p := s.Source
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(filepath.Dir(s.File), p)
+		}
+		if ext := filepath.Ext(p); ext == ".yaml" || ext == ".yml" {
+			sc, err := config.Load(p)
+			if err != nil {
+				return nil, "", err
+			}
+			if len(sc.Sources) == 0 {
+				return nil, "", fmt.Errorf("%s configures no source", p)
+			}
+			en, info, err := registry.Open(ctx, sc.Sources[0], opt)
+			if err == nil {
+				opened = append(opened, en)
+			}
+			return en, draftNote(info), err
+		}
+		if _, err := os.Stat(p); err != nil {
+			return nil, "", &registry.UnknownSourceError{Name: s.Source, Known: reg.Names()}
+		}
+		en, info, err := registry.Open(ctx, config.Source{Name: filepath.Base(p), DSN: "sqlite:" + p, Model: registry.ModelBeside(p)}, opt)
+		if err == nil {
+			opened = append(opened, en)
+		}
+		return en, draftNote(info), err
+	}
+	var results []*eval.SuiteResult
+	for _, s := range suites {
+		r, err := eval.Run(ctx, s, open)
+		if err != nil {
+			return err
+		}
+		results = append(results, r)
+	}
+	eval.Print(e.stdout, results, *verbose)
+	if *jsonOut != "" {
+		data, err := json.MarshalIndent(results, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(*jsonOut, data, 0o644); err != nil {
+			return fmt.Errorf("write %s: %w", *jsonOut, err)
+		}
+	}
+	th := eval.Thresholds{MinAccuracy: minAcc.v, MaxFalseAsk: maxFalse.v, MaxMissedAsk: maxMissed.v, MinErrorMatch: minErr.v}
+	var misses []string
+	for _, r := range results {
+		misses = append(misses, th.Check(r)...)
+	}
+	if len(misses) > 0 {
+		for _, m := range misses {
+			fmt.Fprintln(e.stdout, "threshold not met: "+m)
+		}
+		return &failure{msg: fmt.Sprintf("%d threshold(s) not met", len(misses))}
+	}
+	return nil
+}
+
+func draftNote(info registry.Info) string {
+	if info.Drafted {
+		return "no model beside the database: ran on a model drafted by model init on the fly"
+	}
+	return ""
+}
