@@ -11,6 +11,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5/pgconn"
+
 	"github.com/clarify-sql/clarify/internal/model"
 )
 
@@ -148,6 +151,24 @@ type Result struct {
 // ErrTimeout is returned when a statement runs past the query timeout.
 var ErrTimeout = errors.New("query timed out")
 
+// serverTimeout reports whether err is the database stopping a statement
+// at its own time limit. The server's limit is set to the client's
+// deadline, so either may fire first; both mean the same to the caller.
+func serverTimeout(err error) bool {
+	var my *mysql.MySQLError
+	if errors.As(err, &my) {
+		// MariaDB's ER_STATEMENT_TIMEOUT, MySQL's ER_QUERY_TIMEOUT.
+		return my.Number == 1969 || my.Number == 3024
+	}
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		// query_canceled: statement_timeout; a user's cancel is a canceled
+		// context, handled before this is asked.
+		return pg.Code == "57014"
+	}
+	return false
+}
+
 // QueryError is a statement the database refused or failed.
 type QueryError struct {
 	Err error
@@ -173,7 +194,7 @@ func (s *Source) Query(ctx context.Context, query string, args []any, maxRows in
 	start := time.Now()
 	res, err := p.run(ctx, s, query, args, maxRows)
 	if err != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) || serverTimeout(err) {
 			return nil, fmt.Errorf("%w after %s", ErrTimeout, s.opt.QueryTimeout)
 		}
 		if ctx.Err() != nil {
@@ -196,7 +217,7 @@ func (s *Source) metaQuery(ctx context.Context, query string, args []any, maxRow
 	defer cancel()
 	res, err := s.readOnly(ctx, func(q queryer) (*Result, error) { return collect(ctx, func() {}, q, query, args, maxRows) })
 	if err != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) || serverTimeout(err) {
 			return nil, fmt.Errorf("%w after %s", ErrTimeout, s.opt.QueryTimeout)
 		}
 		return nil, &QueryError{Err: err}
