@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/clarify-sql/clarify/internal/engine"
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/registry"
+	"github.com/clarify-sql/clarify/internal/source"
 	"github.com/clarify-sql/clarify/internal/understand"
 )
 
@@ -209,5 +211,38 @@ func TestOpenErrors(t *testing.T) {
 	_, _, err = registry.Open(ctx, tests[0].cfg, registry.Options{})
 	if !errors.As(err, &me) {
 		t.Errorf("a schema mismatch is not a *model.Error: %T", err)
+	}
+}
+
+// TestParamsFollowText answers questions whose statements bind values in a
+// joined parent and in an EXISTS on a child, rendered in another order than
+// they stand; each must count what hand-written SQL counts. Positional
+// placeholders once paired the values with the wrong conditions and the
+// answer was a plausible 0.
+func TestParamsFollowText(t *testing.T) {
+	e := demotest.Engine(t, "clinic")
+	src := demotest.Source(t, "clinic", source.Options{})
+	for _, tc := range []struct{ question, gold string }{
+		{"How many patients with infected wounds are at Riverside Clinic?",
+			`SELECT COUNT(*) FROM patients p JOIN clinics c ON c.id = p.clinic_id WHERE c.name = 'Riverside Clinic'
+			 AND EXISTS (SELECT 1 FROM wounds w WHERE w.patient_id = p.id AND w.infected = 1)`},
+		{"How many patients with a pressure injury are female patients of Harbor Health?",
+			`SELECT COUNT(*) FROM patients p JOIN clinics c ON c.id = p.clinic_id WHERE c.name = 'Harbor Health' AND p.gender = 'F'
+			 AND EXISTS (SELECT 1 FROM wounds w WHERE w.patient_id = p.id AND w.wound_type = 'Pressure Injury')`},
+	} {
+		t.Run(tc.question, func(t *testing.T) {
+			out := turn(t, e, tc.question, false, nil)
+			if out.Answer == nil || len(out.Answer.Rows) != 1 {
+				t.Fatalf("no single-row answer: %+v", out)
+			}
+			want, err := src.Query(context.Background(), tc.gold, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := fmt.Sprint(out.Answer.Rows[0][0])
+			if w := fmt.Sprint(want.Rows[0][0]); got != w || w == "0" {
+				t.Errorf("answer %s, want %s (gold must be non-zero)\nSQL: %s\nparams: %v", got, w, out.Answer.SQL, out.Answer.Params)
+			}
+		})
 	}
 }

@@ -79,6 +79,9 @@ func TestLoadErrors(t *testing.T) {
 			return strings.Replace(s, "time_column: orders.ordered_on", "time_column: orders.shipped_on", 1)
 		},
 			[]string{"entities[2].time_column", "does not resolve"}},
+		{"control character in a name", func(s string) string {
+			return strings.Replace(s, "  - name: orders\n", "  - name: \"ord\\0ers\"\n", 1)
+		}, []string{"entities[1].name", "control character U+0000"}},
 		{"empty", func(string) string { return "" }, []string{"bad.yaml:1:", "empty"}},
 	}
 	for _, tc := range tests {

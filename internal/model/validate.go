@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Span is a length of time such as 30 days, counted back from now.
@@ -70,6 +71,8 @@ func (v *validator) entities() {
 		if e.Name == "" {
 			v.add(p+".name", "an entity needs a name")
 		}
+		v.printable(p+".name", e.Name)
+		v.printable(p+".table", e.Table)
 		if seen[e.Name] {
 			v.add(p+".name", "duplicate entity %q", e.Name)
 		}
@@ -123,6 +126,7 @@ func (v *validator) column(p string, e *Entity, c *Column, seen map[string]bool)
 	if c.Name == "" {
 		v.add(p+".name", "a column needs a name")
 	}
+	v.printable(p+".name", c.Name)
 	if seen[c.Name] {
 		v.add(p+".name", "duplicate column %q in %s", c.Name, e.Name)
 	}
@@ -222,12 +226,25 @@ func (v *validator) measures() {
 	}
 }
 
+// printable rejects control characters in text that becomes SQL text
+// (identifiers, fragments): they have no business there, and the compiler
+// uses one to mark bound parameters.
+func (v *validator) printable(p, s string) {
+	for _, r := range s {
+		if unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r' {
+			v.add(p, "contains the control character %U", r)
+			return
+		}
+	}
+}
+
 func (v *validator) fragment(p string, f Fragment) {
 	for _, d := range Dialects() {
 		t := f.For(d)
 		if t == "" {
 			continue
 		}
+		v.printable(p, t)
 		if strings.Contains(t, ";") {
 			v.add(p, "a SQL fragment must not contain ';'")
 			return

@@ -491,7 +491,8 @@ func (c *compiler) listColumns() []*model.Column {
 }
 
 func (c *compiler) finish(sql string, countable bool) *Plan {
-	p := &Plan{SQL: sql, Args: c.w.args, Columns: c.cols}
+	p := &Plan{Columns: c.cols}
+	p.SQL, p.Args = c.w.bind(sql)
 	return p
 }
 
@@ -524,19 +525,18 @@ func (c *compiler) list() (*Plan, error) {
 		limit = c.opt.RowCap + 1
 	}
 	body := c.from() + c.whereSQL()
-	countArgs := append([]any(nil), c.w.args...)
 	sql := "SELECT " + strings.Join(c.sel, ", ") + body + order + " LIMIT " + c.w.param(int64(limit))
 	p := c.finish(sql, true)
-	p.CountSQL, p.CountArgs = c.countOf(body, countArgs, q.Limit)
+	p.CountSQL, p.CountArgs = c.w.bind(countOf(body, q.Limit))
 	return p, nil
 }
 
 // countOf builds the row-count query of a list body.
-func (c *compiler) countOf(body string, args []any, limit int) (string, []any) {
+func countOf(body string, limit int) string {
 	if limit > 0 {
-		return fmt.Sprintf("SELECT COUNT(*) FROM (SELECT 1 AS one%s LIMIT %d) AS clarify_count", body, limit), args
+		return fmt.Sprintf("SELECT COUNT(*) FROM (SELECT 1 AS one%s LIMIT %d) AS clarify_count", body, limit)
 	}
-	return "SELECT COUNT(*)" + body, args
+	return "SELECT COUNT(*)" + body
 }
 
 // orderBy sorts lists: the question's order, else newest first when the
@@ -578,11 +578,10 @@ func (c *compiler) latestPerGroup(cols []*model.Column) (*Plan, error) {
 			c.addColumn(col)
 		}
 	}
-	countArgs := append([]any(nil), c.w.args...)
 	body := " FROM (" + inner + ") AS " + base + " WHERE clarify_rn = 1"
 	sql := "SELECT " + strings.Join(c.sel, ", ") + body + " ORDER BY " + c.w.col(q.Latest.Per) + " ASC LIMIT " + c.w.param(int64(c.opt.RowCap+1))
 	p := c.finish(sql, true)
-	p.CountSQL, p.CountArgs = "SELECT COUNT(*)"+body, countArgs
+	p.CountSQL, p.CountArgs = c.w.bind("SELECT COUNT(*)" + body)
 	return p, nil
 }
 
@@ -837,5 +836,6 @@ func CompileCount(m *model.Model, q *understand.Query, d model.Dialect, opt Opti
 	if err := c.restrict(); err != nil {
 		return "", nil, err
 	}
-	return "SELECT COUNT(*)" + c.from() + c.whereSQL(), c.w.args, nil
+	sql, args := c.w.bind("SELECT COUNT(*)" + c.from() + c.whereSQL())
+	return sql, args, nil
 }

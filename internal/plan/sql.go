@@ -35,13 +35,48 @@ func (w *writer) key(e *model.Entity) string {
 
 func (w *writer) table(e *model.Entity) string { return w.quote(e.TableName()) }
 
-// param binds a value and returns its placeholder.
+// param binds a value and returns a marker for it. Parts of a statement
+// are rendered out of textual order (an EXISTS built while filters are
+// read lands after the joined filters), so placeholders are numbered by
+// bind, once the text is whole; positional "?" would otherwise pair
+// values with the wrong conditions.
 func (w *writer) param(v any) string {
 	w.args = append(w.args, v)
-	if w.d == model.Postgres {
-		return "$" + strconv.Itoa(len(w.args))
+	return paramMark + strconv.Itoa(len(w.args)-1) + paramMark
+}
+
+// paramMark delimits a parameter marker; no identifier, fragment or
+// literal of a model may contain it (the model rejects control characters).
+const paramMark = "\x00"
+
+// bind replaces the markers of sql with the dialect's placeholders in
+// textual order and returns the values in that order.
+func (w *writer) bind(sql string) (string, []any) {
+	var b strings.Builder
+	args := []any{}
+	for {
+		i := strings.Index(sql, paramMark)
+		if i < 0 {
+			b.WriteString(sql)
+			return b.String(), args
+		}
+		j := strings.Index(sql[i+1:], paramMark)
+		if j < 0 {
+			panic("plan: unterminated parameter marker")
+		}
+		idx, err := strconv.Atoi(sql[i+1 : i+1+j])
+		if err != nil || idx < 0 || idx >= len(w.args) {
+			panic("plan: bad parameter marker")
+		}
+		b.WriteString(sql[:i])
+		args = append(args, w.args[idx])
+		if w.d == model.Postgres {
+			b.WriteString("$" + strconv.Itoa(len(args)))
+		} else {
+			b.WriteString("?")
+		}
+		sql = sql[i+1+j+1:]
 	}
-	return "?"
 }
 
 // fragment expands a model SQL fragment: date placeholders become bound
