@@ -28,7 +28,11 @@ func Statement(m *model.Model, q *understand.Query) string {
 		head = "Number of " + subject
 		subject = ""
 	case q.Agg != nil:
-		head = capitalize(q.Agg.Label) + " of " + subject
+		head = capitalize(q.Agg.Label)
+		// "number of wounds" already names what it counts
+		if !strings.HasSuffix(q.Agg.Label, " "+subject) {
+			head += " of " + subject
+		}
 		subject = ""
 	case q.Latest != nil && q.Latest.Per != nil:
 		head = "Latest " + subject + " per " + q.Latest.Per.Title()

@@ -102,6 +102,15 @@ func (b *builder) intent() {
 			}
 		}
 	}
+	if q.Intent == IntentList && countM == nil && aggM == nil && trendM == nil && latestM == nil {
+		// "which venues did TSLA trade on": the values of the column, with
+		// how many rows have each
+		if x := b.whichDimension(); x != nil {
+			x.used = true
+			q.Group = append(q.Group, Group{Column: x.entry().column})
+			q.Agg = &Agg{Func: "count", Label: "number of " + q.Base.PluralLabel()}
+		}
+	}
 	b.groups()
 	for _, m := range b.ms {
 		if m.kind == kBucket && b.bucket == "" {
@@ -247,6 +256,38 @@ func (b *builder) whichBefore(m *mention) bool {
 		}
 	}
 	return false
+}
+
+// whichDimension returns the dimension column a question asks for right
+// after "which"/"what", when no entity is named between: the question
+// wants that column's values, not the rows of the subject.
+func (b *builder) whichDimension() *mention {
+	for _, m := range b.ms {
+		if m.kind != kColumn || m.used || b.grouped[m] || !b.whichBefore(m) {
+			continue
+		}
+		c := m.entry().column
+		if c.Role != model.RoleDimension || c.Numeric() || c.Temporal() || len(columnEntities(m.entries)) != 1 {
+			continue
+		}
+		if c.Entity() != b.q.Base && !b.a.model.Reachable(b.q.Base, c.Entity()) {
+			continue
+		}
+		// "which depth are Stage 4 wounds": a value of the same column
+		// answers itself; "what exchange is Coca-Cola listed on": one named
+		// row is shown whole; list the rows
+		for _, o := range b.ms {
+			if (o.kind != kValue && o.kind != kGroup) || len(o.vals) == 0 {
+				continue
+			}
+			vc := o.vals[0].col
+			if vc == c || vc.Entity() == b.q.Base && (vc.Role == model.RoleName || vc.Name == b.q.Base.Key) {
+				return nil
+			}
+		}
+		return m
+	}
+	return nil
 }
 
 func measureAgg(ms *model.Measure) *Agg {

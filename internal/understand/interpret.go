@@ -491,7 +491,14 @@ func (b *builder) byAdjacentEntity(m *mention, cands []valCand) []valCand {
 		return cands
 	}
 	i := b.idx(m)
-	for _, j := range []int{i + 1, i - 1} {
+	for _, step := range []int{1, -1} {
+		// fillers after the value do not separate it from the noun it
+		// qualifies ("NASDAQ-listed stocks"); before it they may ("symbols
+		// trade on the NYSE" is asked: listing or venue)
+		j := i + step
+		for step > 0 && j < len(b.ms) && (b.ms[j].kind == kStop || b.ms[j].kind == kList) {
+			j += step
+		}
 		if j < 0 || j >= len(b.ms) || b.ms[j].kind != kEntity {
 			continue
 		}
@@ -723,6 +730,15 @@ func (b *builder) chooseSubject() {
 				pick = m
 				break
 			}
+			// "how many infected wounds … among Riverside patients": a flag
+			// phrase that names its entity is the subject, still a filter
+			if m.kind == kFlag && !b.grouped[m] && b.namesOwnEntity(m) {
+				b.subjectM = m
+				b.q.Subject = m.entry().entity
+				b.in.Subject = b.q.Subject
+				b.addContext(b.q.Subject)
+				return
+			}
 		}
 	}
 	if pick != nil {
@@ -743,6 +759,22 @@ func (b *builder) chooseSubject() {
 	if b.q.Subject != nil {
 		b.addContext(b.q.Subject)
 	}
+}
+
+// namesOwnEntity reports whether a mention's words include a word that
+// names its entity ("infected wounds" for a flag of wounds).
+func (b *builder) namesOwnEntity(m *mention) bool {
+	e := m.entry().entity
+	if e == nil {
+		return false
+	}
+	said := " " + StemPhrase(b.words(m)) + " "
+	for _, w := range entityWords(e) {
+		if k := StemPhrase(w); k != "" && strings.Contains(said, " "+k+" ") {
+			return true
+		}
+	}
+	return false
 }
 
 func (b *builder) addContext(e *model.Entity) {

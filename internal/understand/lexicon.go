@@ -167,7 +167,42 @@ func newLexicon(m *model.Model) *lexicon {
 	l := &lexicon{vocab: map[string]bool{}, words: map[string]bool{}}
 	l.addBuiltins(m)
 	l.addModel(m)
+	l.dropShadowedCounts()
 	return l
+}
+
+// dropShadowedCounts removes counting phrases whose head word the model
+// claims: where "quantity" is a column, "total quantity of MSFT trades"
+// sums it rather than counting trades.
+func (l *lexicon) dropShadowedCounts() {
+	for _, w := range shadowableCounts {
+		head := l.root.find(StemPhrase(strings.TrimSuffix(w, " of")))
+		if head == nil || !hasModelEntry(head.entries) {
+			continue
+		}
+		n := l.root.find(StemPhrase(w))
+		if n == nil {
+			continue
+		}
+		kept := n.entries[:0]
+		for _, e := range n.entries {
+			if e.kind != kCount {
+				kept = append(kept, e)
+			}
+		}
+		n.entries = kept
+	}
+}
+
+// find returns the node of a stemmed phrase, or nil.
+func (t *trie) find(key string) *trie {
+	n := t
+	for _, s := range strings.Split(key, " ") {
+		if n = n.children[s]; n == nil {
+			return nil
+		}
+	}
+	return n
 }
 
 func (l *lexicon) addBuiltins(m *model.Model) {
@@ -251,6 +286,13 @@ func (l *lexicon) addModel(m *model.Model) {
 		}
 		for _, c := range e.Columns {
 			l.addColumn(e, c)
+		}
+		// "the date of the latest assessment": the column that dates the
+		// entity's rows, when the entity has one of its own
+		if tc := m.TimeColumn(e); tc != nil && tc.Entity() == e {
+			for _, w := range []string{"date", "dates"} {
+				l.add(w, entry{kind: kColumn, entity: e, column: tc, label: tc.Title(), model: true})
+			}
 		}
 	}
 	for _, ms := range m.Measures {

@@ -9,6 +9,10 @@ var countWords = []string{
 	"сколько", "количество", "число",
 }
 
+// shadowableCounts are counting phrases that give way to a model column or
+// measure named by their head word.
+var shadowableCounts = []string{"quantity of"}
+
 var aggWords = map[string][]string{
 	"avg": {"average", "avg", "mean", "typical", "средний", "среднее", "средняя", "в среднем"},
 	"sum": {"total", "sum", "sum of", "combined", "overall", "суммарный", "сумма", "итого", "общий", "общая"},
@@ -52,7 +56,7 @@ var cmpWords = map[string][]string{
 
 var trendWords = []string{"trend", "trends", "trending", "over time", "time series", "evolution", "trajectory", "progression", "timeline", "динамика", "тренд", "по времени"}
 
-var latestWords = []string{"latest", "most recent", "newest", "current", "last", "последний", "последняя", "последнее", "свежий"}
+var latestWords = []string{"latest", "most recent", "newest", "current", "last", "up to date", "most up to date", "последний", "последняя", "последнее", "свежий"}
 
 var earliestWords = []string{"earliest", "first", "oldest", "первый", "самый ранний"}
 
@@ -75,7 +79,7 @@ var genericWords = []string{"data", "info", "information", "records", "record", 
 
 // listWords ask to see rows; they carry no meaning beyond "list".
 var listWords = []string{"show", "list", "display", "give", "get", "find", "see", "view", "tell", "fetch",
-	"pull", "return", "bring", "look", "search", "retrieve", "report", "print", "output", "provide", "lookup",
+	"pull", "return", "bring", "look", "search", "retrieve", "report", "print", "output", "provide", "lookup", "put", "present",
 	"which", "what", "who", "whose", "whom", "where",
 	"покажи", "покажите", "показать", "выведи", "выведите", "дай", "дайте", "найди", "найдите", "какой", "какие", "какая", "кто"}
 

@@ -103,3 +103,18 @@ sqlite: SELECT strftime('%Y-%m-%d', "daily_bars"."trade_date") AS "day", SUM("da
 postgres: SELECT to_char(CAST("daily_bars"."trade_date" AS timestamp), 'YYYY-MM-DD') AS "day", SUM("daily_bars"."volume") AS "total_volume" FROM "daily_bars" WHERE "daily_bars"."trade_date" >= $1 GROUP BY to_char(CAST("daily_bars"."trade_date" AS timestamp), 'YYYY-MM-DD') ORDER BY to_char(CAST("daily_bars"."trade_date" AS timestamp), 'YYYY-MM-DD') LIMIT $2
 mysql: SELECT DATE_FORMAT(`daily_bars`.`trade_date`, '%Y-%m-%d') AS `day`, SUM(`daily_bars`.`volume`) AS `total_volume` FROM `daily_bars` WHERE `daily_bars`.`trade_date` >= ? GROUP BY DATE_FORMAT(`daily_bars`.`trade_date`, '%Y-%m-%d') ORDER BY DATE_FORMAT(`daily_bars`.`trade_date`, '%Y-%m-%d') LIMIT ?
 
+-- Which venues did AAPL trade on today?
+sqlite: SELECT "trades"."venue" AS "venue", COUNT(*) AS "number_of_trades" FROM "trades" WHERE "trades"."symbol" = ? AND "trades"."traded_at" >= ? AND "trades"."traded_at" < ? GROUP BY "trades"."venue" ORDER BY "number_of_trades" DESC, "trades"."venue" LIMIT ?
+postgres: SELECT "trades"."venue" AS "venue", COUNT(*) AS "number_of_trades" FROM "trades" WHERE "trades"."symbol" = $1 AND "trades"."traded_at" >= $2 AND "trades"."traded_at" < $3 GROUP BY "trades"."venue" ORDER BY "number_of_trades" DESC, "trades"."venue" LIMIT $4
+mysql: SELECT `trades`.`venue` AS `venue`, COUNT(*) AS `number_of_trades` FROM `trades` WHERE `trades`.`symbol` = ? AND `trades`.`traded_at` >= ? AND `trades`.`traded_at` < ? GROUP BY `trades`.`venue` ORDER BY `number_of_trades` DESC, `trades`.`venue` LIMIT ?
+
+-- Total quantity of NVDA buy trades today
+sqlite: SELECT SUM("trades"."quantity") AS "total_quantity" FROM "trades" WHERE "trades"."symbol" = ? AND "trades"."side" = ? AND "trades"."traded_at" >= ? AND "trades"."traded_at" < ?
+postgres: SELECT SUM("trades"."quantity") AS "total_quantity" FROM "trades" WHERE "trades"."symbol" = $1 AND "trades"."side" = $2 AND "trades"."traded_at" >= $3 AND "trades"."traded_at" < $4
+mysql: SELECT SUM(`trades`.`quantity`) AS `total_quantity` FROM `trades` WHERE `trades`.`symbol` = ? AND `trades`.`side` = ? AND `trades`.`traded_at` >= ? AND `trades`.`traded_at` < ?
+
+-- How many SELL trades in NYSE-listed stocks today?
+sqlite: SELECT COUNT(*) AS "number_of_trades" FROM "trades" JOIN "symbols" ON "symbols"."symbol" = "trades"."symbol" WHERE "trades"."side" = ? AND "symbols"."exchange" = ? AND "trades"."traded_at" >= ? AND "trades"."traded_at" < ?
+postgres: SELECT COUNT(*) AS "number_of_trades" FROM "trades" JOIN "symbols" ON "symbols"."symbol" = "trades"."symbol" WHERE "trades"."side" = $1 AND "symbols"."exchange" = $2 AND "trades"."traded_at" >= $3 AND "trades"."traded_at" < $4
+mysql: SELECT COUNT(*) AS `number_of_trades` FROM `trades` JOIN `symbols` ON `symbols`.`symbol` = `trades`.`symbol` WHERE `trades`.`side` = ? AND `symbols`.`exchange` = ? AND `trades`.`traded_at` >= ? AND `trades`.`traded_at` < ?
+
