@@ -102,7 +102,8 @@ func (b *builder) intent() {
 			}
 		}
 	}
-	if q.Intent == IntentList && countM == nil && aggM == nil && trendM == nil && latestM == nil {
+	b.versus()
+	if q.Intent == IntentList && countM == nil && aggM == nil && trendM == nil && latestM == nil && len(q.Group) == 0 {
 		// "which venues did TSLA trade on": the values of the column, with
 		// how many rows have each
 		if x := b.whichDimension(); x != nil {
@@ -256,6 +257,46 @@ func (b *builder) whichBefore(m *mention) bool {
 		}
 	}
 	return false
+}
+
+// versus reads "X vs Y" with X and Y values of one column as a comparison
+// of the two: grouped by that column (both stay filters), counted unless
+// something else is aggregated.
+func (b *builder) versus() {
+	q := b.q
+	for i, m := range b.ms {
+		if m.kind != kStop || m.entry().op != "versus" {
+			continue
+		}
+		x, y := b.valueNear(i, -1), b.valueNear(i, 1)
+		if x == nil || y == nil || x.vals[0].col != y.vals[0].col {
+			continue
+		}
+		c := x.vals[0].col
+		if c.Entity() != q.Base && !b.a.model.Reachable(q.Base, c.Entity()) {
+			continue
+		}
+		q.Group = append(q.Group, Group{Column: c})
+		if q.Agg == nil {
+			q.Agg = &Agg{Func: "count", Label: "number of " + q.Base.PluralLabel()}
+		}
+		return
+	}
+}
+
+// valueNear returns the value mention next to position i in direction
+// step, past fillers, or nil.
+func (b *builder) valueNear(i, step int) *mention {
+	for j := i + step; j >= 0 && j < len(b.ms); j += step {
+		switch m := b.ms[j]; {
+		case m.kind == kStop:
+			continue
+		case (m.kind == kValue || m.kind == kGroup) && len(m.vals) > 0 && !b.grouped[m]:
+			return m
+		}
+		return nil
+	}
+	return nil
 }
 
 // whichDimension returns the dimension column a question asks for right

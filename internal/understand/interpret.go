@@ -824,7 +824,7 @@ func (b *builder) impliedSubject() *model.Entity {
 			switch k {
 			case kValue:
 				if len(m.vals) > 0 {
-					return m.vals[0].col.Entity()
+					return b.childmostValueEntity(m.vals[0].col.Entity())
 				}
 			case kFlag:
 				if len(m.vals) > 0 && m.vals[0].col != nil {
@@ -839,6 +839,39 @@ func (b *builder) impliedSubject() *model.Entity {
 		}
 	}
 	return nil
+}
+
+// childmostValueEntity picks, among the entities the question's values
+// belong to, the one every other is a parent of: "MSFT buys" are trades
+// (side BUY, of the symbol MSFT), not symbols. With no such entity, first.
+func (b *builder) childmostValueEntity(first *model.Entity) *model.Entity {
+	var ents []*model.Entity
+	seen := map[*model.Entity]bool{}
+	for _, m := range b.ms {
+		if (m.kind != kValue && m.kind != kGroup) || len(m.vals) == 0 || b.grouped[m] || b.isScopeVal(m) {
+			continue
+		}
+		if e := m.vals[0].col.Entity(); !seen[e] {
+			seen[e] = true
+			ents = append(ents, e)
+		}
+	}
+	for _, e := range ents {
+		all := true
+		for _, o := range ents {
+			if o == e {
+				continue
+			}
+			if path, ok := b.a.model.Path(e, o); !ok || !model.ToOnePath(path) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return e
+		}
+	}
+	return first
 }
 
 // subjectSlot asks what the question is about when nothing names it.

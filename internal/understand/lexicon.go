@@ -249,6 +249,9 @@ func (l *lexicon) addBuiltins(m *model.Model) {
 			l.add(w, entry{kind: s.k})
 		}
 	}
+	for _, w := range versusWords {
+		l.add(w, entry{kind: kStop, op: "versus"})
+	}
 	for _, w := range sortedKeys(numberWords) {
 		n := numberWords[w]
 		l.add(w, entry{kind: kNumberWord, num: n})

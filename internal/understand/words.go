@@ -9,6 +9,10 @@ var countWords = []string{
 	"сколько", "количество", "число",
 }
 
+// versusWords set two values of one column against each other: "buys vs
+// sells" groups by the column they are values of.
+var versusWords = []string{"vs", "vs.", "versus", "against", "против"}
+
 // shadowableCounts are counting phrases that give way to a model column or
 // measure named by their head word.
 var shadowableCounts = []string{"quantity of"}

@@ -216,3 +216,8 @@ sqlite: SELECT COUNT(*) AS "number_of_patients" FROM "patients" JOIN "clinics" O
 postgres: SELECT COUNT(*) AS "number_of_patients" FROM "patients" JOIN "clinics" ON "clinics"."id" = "patients"."clinic_id" WHERE "clinics"."name" = $1 AND EXISTS (SELECT 1 FROM "wounds" WHERE "wounds"."patient_id" = "patients"."id" AND "wounds"."infected" = $2)
 mysql: SELECT COUNT(*) AS `number_of_patients` FROM `patients` JOIN `clinics` ON `clinics`.`id` = `patients`.`clinic_id` WHERE `clinics`.`name` = ? AND EXISTS (SELECT 1 FROM `wounds` WHERE `wounds`.`patient_id` = `patients`.`id` AND `wounds`.`infected` = ?)
 
+-- Pressure injuries vs venous leg ulcers: how many of each?
+sqlite: SELECT "wounds"."wound_type" AS "wound_type", COUNT(*) AS "number_of_wounds" FROM "wounds" WHERE "wounds"."wound_type" IN (?, ?) GROUP BY "wounds"."wound_type" ORDER BY "number_of_wounds" DESC, "wounds"."wound_type" LIMIT ?
+postgres: SELECT "wounds"."wound_type" AS "wound_type", COUNT(*) AS "number_of_wounds" FROM "wounds" WHERE "wounds"."wound_type" IN ($1, $2) GROUP BY "wounds"."wound_type" ORDER BY "number_of_wounds" DESC, "wounds"."wound_type" LIMIT $3
+mysql: SELECT `wounds`.`wound_type` AS `wound_type`, COUNT(*) AS `number_of_wounds` FROM `wounds` WHERE `wounds`.`wound_type` IN (?, ?) GROUP BY `wounds`.`wound_type` ORDER BY `number_of_wounds` DESC, `wounds`.`wound_type` LIMIT ?
+

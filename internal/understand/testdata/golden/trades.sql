@@ -118,3 +118,13 @@ sqlite: SELECT COUNT(*) AS "number_of_trades" FROM "trades" JOIN "symbols" ON "s
 postgres: SELECT COUNT(*) AS "number_of_trades" FROM "trades" JOIN "symbols" ON "symbols"."symbol" = "trades"."symbol" WHERE "trades"."side" = $1 AND "symbols"."exchange" = $2 AND "trades"."traded_at" >= $3 AND "trades"."traded_at" < $4
 mysql: SELECT COUNT(*) AS `number_of_trades` FROM `trades` JOIN `symbols` ON `symbols`.`symbol` = `trades`.`symbol` WHERE `trades`.`side` = ? AND `symbols`.`exchange` = ? AND `trades`.`traded_at` >= ? AND `trades`.`traded_at` < ?
 
+-- AAPL buys versus sells today
+sqlite: SELECT "trades"."side" AS "side", COUNT(*) AS "number_of_trades" FROM "trades" WHERE "trades"."symbol" = ? AND "trades"."side" IN (?, ?) AND "trades"."traded_at" >= ? AND "trades"."traded_at" < ? GROUP BY "trades"."side" ORDER BY "number_of_trades" DESC, "trades"."side" LIMIT ?
+postgres: SELECT "trades"."side" AS "side", COUNT(*) AS "number_of_trades" FROM "trades" WHERE "trades"."symbol" = $1 AND "trades"."side" IN ($2, $3) AND "trades"."traded_at" >= $4 AND "trades"."traded_at" < $5 GROUP BY "trades"."side" ORDER BY "number_of_trades" DESC, "trades"."side" LIMIT $6
+mysql: SELECT `trades`.`side` AS `side`, COUNT(*) AS `number_of_trades` FROM `trades` WHERE `trades`.`symbol` = ? AND `trades`.`side` IN (?, ?) AND `trades`.`traded_at` >= ? AND `trades`.`traded_at` < ? GROUP BY `trades`.`side` ORDER BY `number_of_trades` DESC, `trades`.`side` LIMIT ?
+
+-- How many TSLA sells yesterday?
+sqlite: SELECT COUNT(*) AS "number_of_trades" FROM "trades" WHERE "trades"."symbol" = ? AND "trades"."side" = ? AND "trades"."traded_at" >= ? AND "trades"."traded_at" < ?
+postgres: SELECT COUNT(*) AS "number_of_trades" FROM "trades" WHERE "trades"."symbol" = $1 AND "trades"."side" = $2 AND "trades"."traded_at" >= $3 AND "trades"."traded_at" < $4
+mysql: SELECT COUNT(*) AS `number_of_trades` FROM `trades` WHERE `trades`.`symbol` = ? AND `trades`.`side` = ? AND `trades`.`traded_at` >= ? AND `trades`.`traded_at` < ?
+
