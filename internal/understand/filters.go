@@ -582,6 +582,9 @@ func (b *builder) superlative(i int, m *mention) {
 	col, dir, _ := strings.Cut(vt.Order, " ")
 	e := b.vagueEntity(vt, i)
 	c := e.Column(col)
+	if by := b.superlativeBy; by != nil && b.a.model.Reachable(b.q.Base, by.Entity()) {
+		c = by
+	}
 	if c == nil {
 		return
 	}

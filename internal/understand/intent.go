@@ -49,6 +49,20 @@ func (b *builder) intent() {
 		b.baseForMetric(q.Agg)
 		return
 	}
+	// "the 3 clients with the highest credit limit", "John's 3 highest
+	// glucose readings": the top N rows by a column, not its maximum
+	if aggM != nil && (aggM.entry().op == "max" || aggM.entry().op == "min") {
+		if n := b.rankCount(aggM); n != nil {
+			if agg := b.aggTarget(aggM); agg != nil {
+				n.used = true
+				q.Intent = IntentTop
+				q.Rank = &Rank{Entity: q.Subject, Metric: *agg, Desc: aggM.entry().op == "max", Limit: int(n.num)}
+				b.baseForMetric(agg)
+				b.groups()
+				return
+			}
+		}
+	}
 	// "which customer has the highest credit limit": the top one by a column
 	if aggM != nil && (aggM.entry().op == "max" || aggM.entry().op == "min") && b.subjectM != nil && b.whichBefore(b.subjectM) {
 		if agg := b.aggTarget(aggM); agg != nil {
@@ -153,7 +167,11 @@ func (b *builder) intent() {
 // compares.
 func (b *builder) countedQuantity(countM *mention) *Agg {
 	i := b.idx(countM)
-	_, n := b.next(i)
+	j, n := b.next(i)
+	// "how many Tesla shares": values may qualify the unit
+	for n != nil && (n.kind == kValue || n.kind == kGroup) {
+		j, n = b.next(j)
+	}
 	if n == nil {
 		return nil
 	}
@@ -295,6 +313,21 @@ func (b *builder) valueNear(i, step int) *mention {
 			return m
 		}
 		return nil
+	}
+	return nil
+}
+
+// rankCount returns a whole number standing right before the aggregate
+// word ("3 highest") or before the subject ("the 3 clients with the
+// highest …"), which makes the question a top-N; nil otherwise.
+func (b *builder) rankCount(aggM *mention) *mention {
+	for _, at := range []*mention{aggM, b.subjectM} {
+		if at == nil {
+			continue
+		}
+		if _, p := b.prev(b.idx(at)); p != nil && p.kind == kNumber && !p.used && p.num >= 1 && p.num <= 1000 && p.num == float64(int(p.num)) {
+			return p
+		}
 	}
 	return nil
 }
@@ -462,6 +495,11 @@ func (b *builder) groups() {
 		case kColumn:
 			c := n.entry().column
 			n.used = true
+			// "the 5 largest wounds by area": what the superlative orders by
+			if c.Numeric() && b.superlativeBefore(i) {
+				b.superlativeBy = c
+				continue
+			}
 			if c.Temporal() {
 				q.Group = append(q.Group, Group{Column: c, Bucket: "month"})
 				continue
@@ -474,6 +512,17 @@ func (b *builder) groups() {
 			}
 		}
 	}
+}
+
+// superlativeBefore reports whether a superlative ("largest") stands
+// before position i.
+func (b *builder) superlativeBefore(i int) bool {
+	for j := 0; j < i; j++ {
+		if b.ms[j].kind == kSuperlative {
+			return true
+		}
+	}
+	return false
 }
 
 // columnAgg aggregates a numeric column named without an aggregate word

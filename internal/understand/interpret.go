@@ -11,6 +11,9 @@ import (
 
 // builder builds one Interpretation from linked mentions.
 type builder struct {
+	// superlativeBy is the column named after a superlative ("the largest
+	// wounds by area"), which it orders by instead of the term's own
+	superlativeBy *model.Column
 	a   *Analyzer
 	l   *linker
 	ms  []*mention
@@ -56,8 +59,51 @@ func (b *builder) build() {
 	b.columnComparisons()
 	b.numbers()
 	b.window()
+	b.ordering()
 	b.policies()
 	b.finish()
+}
+
+// ordering reads how a list is to be sorted: "sorted by date of birth",
+// "oldest first", "alphabetically". Other intents order by what they
+// compute.
+func (b *builder) ordering() {
+	q := b.q
+	if q.Intent != IntentList || len(q.Order) > 0 || q.Base == nil {
+		return
+	}
+	var col *model.Column
+	desc, dirSaid := false, false
+	for i, m := range b.ms {
+		switch m.kind {
+		case kOrder:
+			if _, n := b.next(i); n != nil && n.kind == kColumn && col == nil {
+				if c := n.entry().column; b.a.model.Reachable(q.Base, c.Entity()) {
+					col = c
+					n.used = true
+				}
+			}
+			m.used = true
+		case kDesc:
+			desc, dirSaid = true, true
+			m.used = true
+		case kAsc:
+			if m.entry().op == "alpha" && col == nil {
+				col = q.Base.DisplayColumn()
+			}
+			desc, dirSaid = false, true
+			m.used = true
+		}
+	}
+	if col == nil && dirSaid {
+		// "oldest first": by the rows' own date
+		if tc := b.a.model.TimeColumn(q.Base); tc != nil && tc.Entity() == q.Base {
+			col = tc
+		}
+	}
+	if col != nil {
+		q.Order = []Order{{Column: col, Desc: desc}}
+	}
 }
 
 // latestPeriods reads "on the latest trading day" (a filter to the newest
@@ -725,9 +771,21 @@ func (b *builder) chooseSubject() {
 		}
 	}
 	if pick == nil {
-		for _, m := range b.ms {
+		for i, m := range b.ms {
 			if m.kind == kEntity && !b.grouped[m] {
 				pick = m
+				// "wound assessments": in two nouns side by side the
+				// second is the head, when the first is its parent and
+				// singular, as a noun used as a modifier is ("symbols
+				// trade on" is a verb)
+				if i+1 < len(b.ms) && b.singular(m) && b.adjacent(m, b.ms[i+1]) && b.ms[i+1].kind == kEntity && !b.grouped[b.ms[i+1]] {
+					if h, p := b.entityOfQuiet(b.ms[i+1]), b.entityOfQuiet(m); h != nil && p != nil && h != p {
+						if path, ok := b.a.model.Path(h, p); ok && model.ToOnePath(path) {
+							pick = b.ms[i+1]
+							m.used = true
+						}
+					}
+				}
 				break
 			}
 			// "how many infected wounds … among Riverside patients": a flag
@@ -759,6 +817,17 @@ func (b *builder) chooseSubject() {
 	if b.q.Subject != nil {
 		b.addContext(b.q.Subject)
 	}
+}
+
+// adjacent reports whether mention b starts right where a ends.
+func (b *builder) adjacent(x, y *mention) bool { return x.end == y.start }
+
+// entityOfQuiet returns a mention's entity when it names just one.
+func (b *builder) entityOfQuiet(m *mention) *model.Entity {
+	if ents := distinctEntities(m.entries); len(ents) == 1 {
+		return ents[0]
+	}
+	return nil
 }
 
 // namesOwnEntity reports whether a mention's words include a word that

@@ -98,6 +98,7 @@ type entry struct {
 	neg     bool     // kFlag: the flag is false
 	num     float64  // kNumberWord
 	model   bool     // declared by the model (not built in)
+	surface bool     // matches only as written, not by stem ("alphabetically", not "Alphabet")
 	text    string   // the phrase as written (normalized), to prefer exact wording
 	alts    []string // other wordings of the same meaning with the same stems
 }
@@ -248,6 +249,9 @@ func (l *lexicon) addBuiltins(m *model.Model) {
 		for _, w := range s.ws {
 			l.add(w, entry{kind: s.k})
 		}
+	}
+	for _, w := range alphaWords {
+		l.add(w, entry{kind: kAsc, op: "alpha", surface: true})
 	}
 	for _, w := range versusWords {
 		l.add(w, entry{kind: kStop, op: "versus"})

@@ -167,6 +167,9 @@ func (l *linker) candidates(i int) []*mention {
 	// value is written exactly as in the question and the phrase is not
 	for k := len(ms) - 1; k >= 0; k-- {
 		mt := ms[k]
+		if surfaceOnly(mt.entries) && !l.surfaceMatch(i, mt) {
+			continue
+		}
 		vh, hit := values[mt.end-i]
 		static := l.staticMention(i, mt)
 		if hit && (!hasModelEntry(mt.entries) || vh.text && !l.surfaceMatch(i, mt)) {
@@ -235,6 +238,16 @@ func (l *linker) staticMention(i int, mt match) *mention {
 		m.kind, m.num = kNumber, m.entries[0].num
 	}
 	return m
+}
+
+// surfaceOnly reports whether a phrase's entries match only as written.
+func surfaceOnly(es []entry) bool {
+	for _, e := range es {
+		if !e.surface {
+			return false
+		}
+	}
+	return len(es) > 0
 }
 
 func hasModelEntry(es []entry) bool {

@@ -64,9 +64,12 @@ var latestWords = []string{"latest", "most recent", "newest", "current", "last",
 
 var earliestWords = []string{"earliest", "first", "oldest", "первый", "самый ранний"}
 
-var ascWords = []string{"ascending", "lowest first", "smallest first", "по возрастанию"}
+var ascWords = []string{"ascending", "lowest first", "smallest first", "oldest first", "earliest first", "newest last", "latest last", "most recent last", "по возрастанию"}
 
-var descWords = []string{"descending", "highest first", "largest first", "по убыванию"}
+var descWords = []string{"descending", "highest first", "largest first", "newest first", "latest first", "most recent first", "oldest last", "earliest last", "по убыванию"}
+
+// alphaWords sort by the rows' names, A to Z.
+var alphaWords = []string{"alphabetically", "alphabetical", "in alphabetical order", "a to z", "a-z", "по алфавиту"}
 
 var orderWords = []string{"sorted by", "sort by", "order by", "ordered by", "ranked by", "sorted", "отсортировать по"}
 
@@ -97,6 +100,8 @@ var stopWords = []string{
 	"had", "having", "get", "got", "gets", "getting", "go", "goes", "went", "make", "made", "making",
 	"can", "could", "would", "should", "will", "shall", "may", "might", "must", "need", "needs", "want", "wants",
 	"like", "please", "kindly", "thanks", "thank", "hi", "hello", "hey", "okay", "ok",
+	"pls", "plz", "possible", "if possible", "able", "be able to", "wondering", "wonder", "curious", "mind",
+	"find out", "figure out", "interested", "help", "quick", "quickly", "greetings", "cheers",
 	"this", "that", "these", "those", "there", "here", "any", "some", "such", "both", "either", "neither",
 	"also", "just", "only", "even", "still", "already", "ever", "really", "actually", "currently", "presently",
 	"right", "now", "at the moment", "so far", "to date", "altogether", "in total", "whole", "entire",

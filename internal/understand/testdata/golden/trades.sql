@@ -128,3 +128,13 @@ sqlite: SELECT COUNT(*) AS "number_of_trades" FROM "trades" WHERE "trades"."symb
 postgres: SELECT COUNT(*) AS "number_of_trades" FROM "trades" WHERE "trades"."symbol" = $1 AND "trades"."side" = $2 AND "trades"."traded_at" >= $3 AND "trades"."traded_at" < $4
 mysql: SELECT COUNT(*) AS `number_of_trades` FROM `trades` WHERE `trades`.`symbol` = ? AND `trades`.`side` = ? AND `trades`.`traded_at` >= ? AND `trades`.`traded_at` < ?
 
+-- Hello, how many Apple shares were sold today?
+sqlite: SELECT SUM("trades"."quantity") AS "total_quantity" FROM "trades" JOIN "symbols" ON "symbols"."symbol" = "trades"."symbol" WHERE "symbols"."company" = ? AND "trades"."side" = ? AND "trades"."traded_at" >= ? AND "trades"."traded_at" < ?
+postgres: SELECT SUM("trades"."quantity") AS "total_quantity" FROM "trades" JOIN "symbols" ON "symbols"."symbol" = "trades"."symbol" WHERE "symbols"."company" = $1 AND "trades"."side" = $2 AND "trades"."traded_at" >= $3 AND "trades"."traded_at" < $4
+mysql: SELECT SUM(`trades`.`quantity`) AS `total_quantity` FROM `trades` JOIN `symbols` ON `symbols`.`symbol` = `trades`.`symbol` WHERE `symbols`.`company` = ? AND `trades`.`side` = ? AND `trades`.`traded_at` >= ? AND `trades`.`traded_at` < ?
+
+-- pull up the Alphabet trades today
+sqlite: SELECT "trades"."id" AS "id", "trades"."symbol" AS "symbol", "trades"."traded_at" AS "traded_at", "trades"."price" AS "price", "trades"."quantity" AS "quantity", "trades"."side" AS "side", "trades"."venue" AS "venue" FROM "trades" JOIN "symbols" ON "symbols"."symbol" = "trades"."symbol" WHERE "symbols"."company" = ? AND "trades"."traded_at" >= ? AND "trades"."traded_at" < ? ORDER BY "trades"."traded_at" DESC, "trades"."id" ASC LIMIT ?
+postgres: SELECT "trades"."id" AS "id", "trades"."symbol" AS "symbol", "trades"."traded_at" AS "traded_at", "trades"."price" AS "price", "trades"."quantity" AS "quantity", "trades"."side" AS "side", "trades"."venue" AS "venue" FROM "trades" JOIN "symbols" ON "symbols"."symbol" = "trades"."symbol" WHERE "symbols"."company" = $1 AND "trades"."traded_at" >= $2 AND "trades"."traded_at" < $3 ORDER BY "trades"."traded_at" DESC, "trades"."id" ASC LIMIT $4
+mysql: SELECT `trades`.`id` AS `id`, `trades`.`symbol` AS `symbol`, `trades`.`traded_at` AS `traded_at`, `trades`.`price` AS `price`, `trades`.`quantity` AS `quantity`, `trades`.`side` AS `side`, `trades`.`venue` AS `venue` FROM `trades` JOIN `symbols` ON `symbols`.`symbol` = `trades`.`symbol` WHERE `symbols`.`company` = ? AND `trades`.`traded_at` >= ? AND `trades`.`traded_at` < ? ORDER BY `trades`.`traded_at` DESC, `trades`.`id` ASC LIMIT ?
+
