@@ -14,13 +14,13 @@ type builder struct {
 	// superlativeBy is the column named after a superlative ("the largest
 	// wounds by area"), which it orders by instead of the term's own
 	superlativeBy *model.Column
-	a   *Analyzer
-	l   *linker
-	ms  []*mention
-	s   Settings
-	ctx context.Context
-	q   *Query
-	in  *Interpretation
+	a             *Analyzer
+	l             *linker
+	ms            []*mention
+	s             Settings
+	ctx           context.Context
+	q             *Query
+	in            *Interpretation
 
 	context   []*model.Entity // entities the question names
 	grouped   map[*mention]bool
