@@ -54,6 +54,10 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			{q: "members who joined in 2021", gold: "SELECT member_id FROM members WHERE joined_on LIKE '2021%'"},
 			{q: "total late fee", gold: "SELECT SUM(late_fee) FROM loans"},
 			{q: "books with a price under 15", gold: "SELECT book_id FROM books WHERE price < 15"},
+			{q: "top 3 members by number of loans", gold: "SELECT member_id FROM loans GROUP BY member_id ORDER BY COUNT(*) DESC, member_id LIMIT 3"},
+			{q: "books with 304 pages", gold: "SELECT book_id FROM books WHERE pages = 304"},
+			{q: "the 3 books with the highest price", gold: "SELECT book_id FROM books ORDER BY price DESC LIMIT 3"},
+			{q: "top 2 genres by average price", gold: "SELECT genre FROM books GROUP BY genre ORDER BY AVG(price) DESC LIMIT 2"},
 			{q: "top authors", ask: "ranking_metric"},
 			{q: "loans by date", ask: "column_ambiguity"},
 		},
@@ -71,6 +75,7 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			{q: "average salary of employees per job title", gold: "SELECT job_title, AVG(salary) FROM employees GROUP BY job_title"},
 			{q: "departments with a budget over 400000", gold: "SELECT department_id FROM departments WHERE budget > 400000"},
 			{q: "Software Engineers", gold: "SELECT employee_id FROM employees WHERE job_title = 'Software Engineer'"},
+			{q: "top 2 departments by number of employees", gold: "SELECT department_id FROM employees GROUP BY department_id ORDER BY COUNT(*) DESC LIMIT 2"},
 			{q: "employees by date", gold: "SELECT substr(hire_date, 1, 7), COUNT(*) FROM employees GROUP BY 1"},
 		},
 	}

@@ -82,6 +82,9 @@ func Statement(m *model.Model, q *understand.Query) string {
 			parts = append(parts, word+" "+g.Column.Title())
 		}
 	}
+	if len(q.Group) > 0 && q.Limit > 0 && q.Rank == nil {
+		parts = append(parts, fmt.Sprintf("(the %s %d)", map[bool]string{true: "bottom", false: "top"}[q.SortAsc], q.Limit))
+	}
 	if len(q.Order) > 0 && q.Limit == 0 && q.Rank == nil && q.Agg == nil {
 		dir := map[bool]string{true: "descending", false: "ascending"}[q.Order[0].Desc]
 		parts = append(parts, "sorted by "+q.Order[0].Column.Title()+", "+dir)

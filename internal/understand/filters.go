@@ -661,6 +661,10 @@ func (b *builder) keyFilters() {
 		if e == nil || e.KeyColumn() == nil {
 			continue
 		}
+		// "books with 352 pages": the number of a column, not a key
+		if _, after := b.next(b.idx(n)); n.kind == kNumber && after != nil && after.kind == kColumn && after.entry().column.Numeric() {
+			continue
+		}
 		var lit any
 		switch {
 		case n.kind == kNumber && e.KeyColumn().Numeric() && n.num == math.Trunc(n.num):

@@ -35,6 +35,9 @@ func (b *builder) intent() {
 			}
 		}
 	}
+	if b.rankM != nil && b.topDimension() {
+		return
+	}
 	if b.rankM != nil {
 		b.ranking()
 		return
@@ -315,6 +318,102 @@ func (b *builder) valueNear(i, step int) *mention {
 		return nil
 	}
 	return nil
+}
+
+// topDimension reads "top 3 genres by average price": the values of a
+// dimension column ranked by a metric of their rows (their count when no
+// metric is named). It reports whether it applied.
+func (b *builder) topDimension() bool {
+	q := b.q
+	if b.rankM.kind != kTop {
+		return false
+	}
+	i := b.idx(b.rankM)
+	limit := 0
+	j, n := b.next(i)
+	if n != nil && n.kind == kNumber && n.num >= 1 && n.num == float64(int(n.num)) {
+		limit = int(n.num)
+		j, n = b.next(j)
+	}
+	if n == nil || n.kind != kColumn || len(columnEntities(n.entries)) != 1 {
+		return false
+	}
+	c := n.entry().column
+	if c.Role != model.RoleDimension || c.Numeric() || c.Temporal() || (c.Entity() != q.Base && !b.a.model.Reachable(q.Base, c.Entity())) {
+		return false
+	}
+	n.used = true
+	b.rankM.used = true
+	if limit > 0 {
+		b.ms[b.idx(n)-1].used = true
+	} else {
+		limit = b.topLimit(q.Base)
+	}
+	q.Intent = IntentGroup
+	q.Group = []Group{{Column: c}}
+	q.Agg = b.byMetric(c.Entity())
+	if q.Agg == nil {
+		q.Agg = &Agg{Func: "count", Label: "number of " + q.Base.PluralLabel()}
+	} else {
+		b.baseForMetric(q.Agg)
+	}
+	q.Limit = limit
+	return true
+}
+
+// byMetric reads the metric named after "by" ("by revenue", "by average
+// score", "by number of tickets") for ranking rows of r; nil when none is.
+func (b *builder) byMetric(r *model.Entity) *Agg {
+	var metric *Agg
+	for k, m := range b.ms {
+		if m.kind != kBy {
+			continue
+		}
+		j, n := b.next(k)
+		if n == nil {
+			continue
+		}
+		// "by average score", "by total distance": the aggregate is said
+		var said *mention
+		if n.kind == kAgg {
+			said = n
+			if _, n = b.next(j); n == nil {
+				continue
+			}
+		}
+		switch n.kind {
+		case kCount:
+			// "by number of tickets": how many related rows each has
+			if _, e := b.next(b.idx(n)); e != nil && e.kind == kEntity {
+				if ce := b.entityOfQuiet(e); ce != nil && ce != r {
+					if p, ok := b.a.model.Path(ce, r); ok && model.ToOnePath(p) {
+						metric = &Agg{Func: "count", Measure: countMeasure(ce), Label: "number of " + ce.PluralLabel()}
+						n.used, e.used = true, true
+					}
+				}
+			}
+		case kMeasure:
+			metric = measureAgg(n.entry().measure)
+			n.used = true
+		case kColumn:
+			if c := n.entry().column; c.Numeric() {
+				fn := columnAgg(c, r)
+				label := c.Title()
+				if said != nil {
+					fn = said.entry().op
+					label = aggWord(fn) + " " + strings.ToLower(c.Title())
+					said.used = true
+				}
+				metric = &Agg{Func: fn, Column: c, Label: label}
+				n.used = true
+			}
+		}
+		if metric != nil {
+			b.grouped[n] = false
+			break
+		}
+	}
+	return metric
 }
 
 // rankCount returns a whole number standing right before the aggregate
@@ -664,30 +763,7 @@ func (b *builder) ranking() {
 		}
 	}
 	// the metric: "by X" after the ranked entity, or a measure anywhere
-	var metric *Agg
-	for k, m := range b.ms {
-		if m.kind != kBy {
-			continue
-		}
-		_, n := b.next(k)
-		if n == nil {
-			continue
-		}
-		switch n.kind {
-		case kMeasure:
-			metric = measureAgg(n.entry().measure)
-			n.used = true
-		case kColumn:
-			if c := n.entry().column; c.Numeric() {
-				metric = &Agg{Func: columnAgg(c, r), Column: c, Label: c.Title()}
-				n.used = true
-			}
-		}
-		if metric != nil {
-			b.grouped[n] = false
-			break
-		}
-	}
+	metric := b.byMetric(r)
 	if metric == nil {
 		for _, m := range b.ms {
 			if m.kind == kMeasure && !m.used {

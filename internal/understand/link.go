@@ -304,6 +304,11 @@ func (l *linker) partialRun(run []*mention) []*mention {
 	for i := 0; i < len(run); {
 		matched := false
 		for k := len(run); k > i; k-- {
+			// a word corrected as a typo must name a value whole: "worth"
+			// is not part of "North Hall"
+			if l.anyFuzzy(run[i].start, run[k-1].end) {
+				continue
+			}
 			q := l.vstems[run[i].start:run[k-1].end]
 			cands := l.vx.partial(q)
 			// a word naming a small part of a long name is not a reference to it
@@ -336,6 +341,16 @@ func (l *linker) partialRun(run []*mention) []*mention {
 		}
 	}
 	return out
+}
+
+// anyFuzzy reports whether a token in [from, to) was corrected as a typo.
+func (l *linker) anyFuzzy(from, to int) bool {
+	for i := from; i < to; i++ {
+		if _, ok := l.fuzzy[i]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // minCoverage is the least share of a value's distinctive words a phrase

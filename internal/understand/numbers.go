@@ -56,9 +56,14 @@ func (b *builder) numbers() {
 			}
 		}
 		if op == "" {
-			if p != nil && p.kind == kColumn && p.entry().column.Numeric() {
+			_, n := b.next(last)
+			switch {
+			case p != nil && p.kind == kColumn && p.entry().column.Numeric():
 				op = "="
-			} else {
+			case n != nil && n.kind == kColumn && !n.used && n.entry().column.Numeric() && n.entry().column.Role == model.RoleMeasure:
+				// "courses with 4 credits": the number of the column after it
+				op = "="
+			default:
 				continue
 			}
 		}

@@ -476,6 +476,25 @@ func (b *builder) requireWindow() {
 }
 
 // unknownWords asks about content words that link to nothing.
+// partOfValue reports whether the number at mention i is written into a
+// value named right after it ("25-OH vitamin D").
+func (b *builder) partOfValue(i int) bool {
+	if i+1 >= len(b.ms) {
+		return false
+	}
+	n := b.ms[i+1]
+	if n.start != b.ms[i].end || (n.kind != kValue && n.kind != kGroup) {
+		return false
+	}
+	num := b.l.texts[b.ms[i].start]
+	for _, v := range n.vals {
+		if strings.Contains(v.label, num) {
+			return true
+		}
+	}
+	return false
+}
+
 func (b *builder) unknownWords() {
 	var phrases [][2]int
 	for i := 0; i < len(b.ms); i++ {
@@ -483,6 +502,12 @@ func (b *builder) unknownWords() {
 		// a comparative left over ("fewer … than" that named no columns)
 		// is a condition that would be dropped: always asked about
 		_, cmp := comparatives[b.l.toks[m.start].Text]
+		// a number nothing used would be a condition silently dropped
+		// ("students in grade 12"): asked about like an unknown word
+		if m.kind == kNumber && !m.used && b.l.toks[m.start].Kind == Number && !b.partOfValue(i) {
+			phrases = append(phrases, [2]int{m.start, m.end})
+			continue
+		}
 		if m.kind != kUnknown || m.used || !contentWord(b.l.toks[m.start]) || b.relatedWord(m) && !cmp {
 			continue
 		}
