@@ -329,6 +329,9 @@ var units = map[string]string{
 	"cm2": "cm²", "m2": "m²", "km2": "km²", "cm": "cm", "mm": "mm", "km": "km", "kg": "kg", "mg": "mg",
 	"usd": "USD", "eur": "EUR", "gbp": "GBP", "pct": "%", "percent": "%", "days": "days", "hours": "hours",
 	"minutes": "minutes", "mins": "minutes", "seconds": "seconds", "secs": "seconds", "ms": "ms", "lbs": "lb",
+	"liters": "l", "litres": "l", "l": "l", "ml": "ml", "gallons": "gal", "gal": "gal", "kwh": "kWh",
+	"miles": "mi", "mi": "mi", "meters": "m", "metres": "m", "m": "m", "g": "g", "grams": "g", "tons": "t",
+	"kilometers": "km", "kilometres": "km", "mph": "mph", "kmh": "km/h",
 }
 
 // avgWords name numbers that are not additive: their total means nothing,

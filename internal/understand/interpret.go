@@ -3,6 +3,7 @@ package understand
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -502,7 +503,7 @@ func (b *builder) resolveValues() {
 		if len(m.vals) <= 1 {
 			continue
 		}
-		narrowed := b.byAdjacentEntity(m, m.vals)
+		narrowed := b.byDirection(m, b.byAdjacentEntity(m, m.vals))
 		narrowed = preferByContext(b, narrowed, func(v valCand) *model.Entity { return v.col.Entity() })
 		if !m.partial {
 			// exact in several columns: context decides, else the first column
@@ -562,6 +563,44 @@ func (b *builder) byAdjacentEntity(m *mention, cands []valCand) []valCand {
 		}
 	}
 	return cands
+}
+
+// directionWords name the start and the end of a movement, in column
+// names: "trips from Lyon to Nice" are by origin and destination.
+var directionWords = map[string][]string{
+	"from": {"origin", "from", "source", "start", "departure", "pickup", "sender", "src"},
+	"to":   {"destination", "dest", "to", "target", "end", "arrival", "dropoff", "recipient", "dst"},
+}
+
+// byDirection keeps, of a value found in several columns, the column that
+// the preposition before it names: "from Lyon" the origin, "to Nice" the
+// destination.
+func (b *builder) byDirection(m *mention, cands []valCand) []valCand {
+	if len(cands) < 2 || sameColumn(cands) || m.start == 0 {
+		return cands
+	}
+	prep := b.l.texts[m.start-1]
+	switch prep {
+	case "into", "towards", "toward":
+		prep = "to"
+	}
+	words, ok := directionWords[prep]
+	if !ok {
+		return cands
+	}
+	var out []valCand
+	for _, c := range cands {
+		for _, part := range strings.Split(strings.ToLower(c.col.Name), "_") {
+			if slices.Contains(words, part) {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	if len(out) == 0 {
+		return cands
+	}
+	return out
 }
 
 // bySiblings narrows values named in part using another value of the same

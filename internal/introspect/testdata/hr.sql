@@ -138,3 +138,26 @@ INSERT INTO audit_log (logged_at, action, detail) VALUES
   ('2024-03-05 08:01:10', 'login', 'hr'),
   ('2024-03-05 08:03:44', 'update', 'department of employee 12'),
   ('2024-03-09 12:00:00', 'logout', NULL);
+
+-- Business trips: two columns share their values (origin and destination cities).
+CREATE TABLE business_trips (
+  trip_id INTEGER PRIMARY KEY,
+  employee_id INTEGER NOT NULL,
+  origin_city VARCHAR(50) NOT NULL,
+  destination_city VARCHAR(50) NOT NULL,
+  trip_date DATE NOT NULL,
+  distance_km INTEGER NOT NULL,
+  FOREIGN KEY (employee_id) REFERENCES employees (employee_id)
+);
+
+INSERT INTO business_trips (trip_id, employee_id, origin_city, destination_city, trip_date, distance_km) VALUES
+  (1, 1, 'London', 'Paris', '2024-01-10', 460),
+  (2, 2, 'Paris', 'London', '2024-01-12', 460),
+  (3, 3, 'London', 'Berlin', '2024-02-03', 1100),
+  (4, 4, 'Berlin', 'Paris', '2024-02-20', 1050),
+  (5, 5, 'London', 'Paris', '2024-03-01', 460),
+  (6, 1, 'Paris', 'Berlin', '2024-03-15', 1050),
+  (7, 6, 'Berlin', 'London', '2024-04-02', 1100),
+  (8, 7, 'London', 'Madrid', '2024-04-18', 1700),
+  (9, 8, 'Madrid', 'London', '2024-05-05', 1700),
+  (10, 2, 'London', 'Paris', '2024-05-21', 460);
