@@ -54,6 +54,9 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			{q: "members who joined in 2021", gold: "SELECT member_id FROM members WHERE joined_on LIKE '2021%'"},
 			{q: "total late fee", gold: "SELECT SUM(late_fee) FROM loans"},
 			{q: "books with a price under 15", gold: "SELECT book_id FROM books WHERE price < 15"},
+			// both conditions hold for one loan, not one loan each
+			{q: "members with a late fee over 0 on a fantasy book", gold: `SELECT member_id FROM members m WHERE EXISTS (SELECT 1 FROM loans l
+				JOIN books b ON b.book_id = l.book_id WHERE l.member_id = m.member_id AND b.genre = 'Fantasy' AND l.late_fee > 0)`},
 			{q: "top 3 members by number of loans", gold: "SELECT member_id FROM loans GROUP BY member_id ORDER BY COUNT(*) DESC, member_id LIMIT 3"},
 			{q: "books with 304 pages", gold: "SELECT book_id FROM books WHERE pages = 304"},
 			{q: "the 3 books with the highest price", gold: "SELECT book_id FROM books ORDER BY price DESC LIMIT 3"},

@@ -262,6 +262,24 @@ func (c *compiler) restrict() error {
 			}
 		}
 	}
+	// "students who got an F in Physics": a condition on enrollments and
+	// one on the course reached through them hold for the same enrollment,
+	// so a child on the way to another joins that one's EXISTS
+	var merged []*child
+	for _, ch := range children {
+		into := false
+		for _, other := range children {
+			if other != ch && c.onPath(ch.e, other.e) {
+				other.conds = append(other.conds, ch.conds...)
+				into = true
+				break
+			}
+		}
+		if !into {
+			merged = append(merged, ch)
+		}
+	}
+	children = merged
 	for _, ch := range children {
 		ex, err := c.exists(ch.e, ch.conds)
 		if err != nil {
@@ -338,6 +356,25 @@ func retarget(cd model.Cond, entity, column string) model.Cond {
 		return out
 	}
 	return cd
+}
+
+// onPath reports whether entity a lies on the join path from the base to
+// entity b (b reached through a).
+func (c *compiler) onPath(a, b *model.Entity) bool {
+	pa, ok := c.m.Path(c.base, a)
+	if !ok {
+		return false
+	}
+	pb, ok := c.m.Path(c.base, b)
+	if !ok || len(pb) <= len(pa) {
+		return false
+	}
+	for i := range pa {
+		if pa[i] != pb[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // exists renders EXISTS (SELECT 1 FROM path-to-e WHERE link AND conds).
