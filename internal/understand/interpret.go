@@ -1059,7 +1059,7 @@ func (b *builder) spelling() {
 			label = m.vals[0].label
 		}
 		if label == "" {
-			label = strings.Join(b.l.stems[m.start:m.end], " ")
+			label = strings.Join(b.l.texts[m.start:m.end], " ")
 		}
 		for _, typed := range m.fuzzy {
 			sl := &Slot{Key: "spelling:" + typed, Kind: KindSpelling, Priority: Helpful, Text: typed, Method: MethodFuzzy,

@@ -347,9 +347,15 @@ func buildValueIndex(ctx context.Context, m *model.Model, cat Catalog, lex *lexi
 			}
 		}
 	}
-	// the model's own words take part in typo correction too
+	// the model's own words take part in typo correction too, and the
+	// long built-in words a question turns on ("hihgest")
 	for w := range lex.words {
 		if x.words[w] == 0 {
+			x.addWord(w)
+		}
+	}
+	for _, w := range typoTargets {
+		if x.words[w] == 0 && !lex.words[w] {
 			x.addWord(w)
 		}
 	}

@@ -13,6 +13,12 @@ var countWords = []string{
 // sells" groups by the column they are values of.
 var versusWords = []string{"vs", "vs.", "versus", "against", "против"}
 
+// typoTargets are built-in words long and distinct enough to correct a
+// typo into: the ones that decide what a question computes.
+var typoTargets = []string{"highest", "lowest", "average", "maximum", "minimum", "largest", "smallest",
+	"biggest", "latest", "earliest", "newest", "oldest", "between", "greater", "number", "total", "descending",
+	"ascending", "alphabetically", "yesterday", "today", "months", "weeks"}
+
 // shadowableCounts are counting phrases that give way to a model column or
 // measure named by their head word.
 var shadowableCounts = []string{"quantity of"}

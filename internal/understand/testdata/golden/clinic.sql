@@ -241,3 +241,8 @@ sqlite: SELECT "wounds"."id" AS "id", "wounds"."patient_id" AS "patient_id", "wo
 postgres: SELECT "wounds"."id" AS "id", "wounds"."patient_id" AS "patient_id", "wounds"."wound_type" AS "wound_type", "wounds"."location" AS "location", "wounds"."depth" AS "depth", "wounds"."area_cm2" AS "area_cm2", "wounds"."infected" AS "infected", "wounds"."status" AS "status", "wounds"."created_date" AS "created_date", "wounds"."healed_date" AS "healed_date" FROM "wounds" ORDER BY "wounds"."created_date" DESC, "wounds"."id" ASC LIMIT $1
 mysql: SELECT `wounds`.`id` AS `id`, `wounds`.`patient_id` AS `patient_id`, `wounds`.`wound_type` AS `wound_type`, `wounds`.`location` AS `location`, `wounds`.`depth` AS `depth`, `wounds`.`area_cm2` AS `area_cm2`, `wounds`.`infected` AS `infected`, `wounds`.`status` AS `status`, `wounds`.`created_date` AS `created_date`, `wounds`.`healed_date` AS `healed_date` FROM `wounds` ORDER BY `wounds`.`created_date` DESC, `wounds`.`id` ASC LIMIT ?
 
+-- avergae area of infected wounds
+sqlite: SELECT AVG("wounds"."area_cm2") AS "average_area" FROM "wounds" WHERE "wounds"."infected" = ? AND "wounds"."created_date" >= ?
+postgres: SELECT AVG("wounds"."area_cm2") AS "average_area" FROM "wounds" WHERE "wounds"."infected" = $1 AND "wounds"."created_date" >= $2
+mysql: SELECT AVG(CAST(`wounds`.`area_cm2` AS DOUBLE)) AS `average_area` FROM `wounds` WHERE `wounds`.`infected` = ? AND `wounds`.`created_date` >= ?
+

@@ -138,3 +138,8 @@ sqlite: SELECT "trades"."id" AS "id", "trades"."symbol" AS "symbol", "trades"."t
 postgres: SELECT "trades"."id" AS "id", "trades"."symbol" AS "symbol", "trades"."traded_at" AS "traded_at", "trades"."price" AS "price", "trades"."quantity" AS "quantity", "trades"."side" AS "side", "trades"."venue" AS "venue" FROM "trades" JOIN "symbols" ON "symbols"."symbol" = "trades"."symbol" WHERE "symbols"."company" = $1 AND "trades"."traded_at" >= $2 AND "trades"."traded_at" < $3 ORDER BY "trades"."traded_at" DESC, "trades"."id" ASC LIMIT $4
 mysql: SELECT `trades`.`id` AS `id`, `trades`.`symbol` AS `symbol`, `trades`.`traded_at` AS `traded_at`, `trades`.`price` AS `price`, `trades`.`quantity` AS `quantity`, `trades`.`side` AS `side`, `trades`.`venue` AS `venue` FROM `trades` JOIN `symbols` ON `symbols`.`symbol` = `trades`.`symbol` WHERE `symbols`.`company` = ? AND `trades`.`traded_at` >= ? AND `trades`.`traded_at` < ? ORDER BY `trades`.`traded_at` DESC, `trades`.`id` ASC LIMIT ?
 
+-- whats the hihgest close for AAPL in the past 2 weeks
+sqlite: SELECT MAX("daily_bars"."close_price") AS "highest_close_price" FROM "daily_bars" WHERE "daily_bars"."symbol" = ? AND "daily_bars"."trade_date" >= ?
+postgres: SELECT MAX("daily_bars"."close_price") AS "highest_close_price" FROM "daily_bars" WHERE "daily_bars"."symbol" = $1 AND "daily_bars"."trade_date" >= $2
+mysql: SELECT MAX(`daily_bars`.`close_price`) AS `highest_close_price` FROM `daily_bars` WHERE `daily_bars`.`symbol` = ? AND `daily_bars`.`trade_date` >= ?
+
