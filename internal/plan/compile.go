@@ -583,7 +583,7 @@ func (c *compiler) orderBy() string {
 	var parts []string
 	for _, o := range q.Order {
 		if c.reach(o.Column.Entity()) {
-			parts = append(parts, c.w.col(o.Column)+dir(o.Desc))
+			parts = append(parts, c.w.nullsLast(c.w.col(o.Column), o.Desc))
 		}
 	}
 	if q.Latest != nil && q.Latest.Time != nil {
@@ -825,7 +825,7 @@ func (c *compiler) rank() (*Plan, error) {
 		if !contains(cols, r.Metric.Column) {
 			c.addColumn(r.Metric.Column)
 		}
-		sql := "SELECT " + strings.Join(c.sel, ", ") + c.from() + c.whereSQL() + " ORDER BY " + c.w.col(r.Metric.Column) + dir(r.Desc) +
+		sql := "SELECT " + strings.Join(c.sel, ", ") + c.from() + c.whereSQL() + " ORDER BY " + c.w.nullsLast(c.w.col(r.Metric.Column), r.Desc) +
 			", " + c.w.key(r.Entity) + " ASC LIMIT " + c.w.param(int64(r.Limit))
 		return c.finish(sql, false), nil
 	}

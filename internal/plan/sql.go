@@ -45,6 +45,20 @@ func (w *writer) param(v any) string {
 	return paramMark + strconv.Itoa(len(w.args)-1) + paramMark
 }
 
+// nullsLast orders by a column with rows that have no value last, in
+// either direction and every dialect: PostgreSQL sorts NULL first when
+// descending, SQLite and MySQL when ascending, so "the 4 customers with
+// the highest credit limit" once listed customers with none on PostgreSQL.
+func (w *writer) nullsLast(col string, desc bool) string {
+	switch {
+	case w.d == model.Postgres && desc:
+		return col + " DESC NULLS LAST"
+	case w.d != model.Postgres && !desc:
+		return col + " IS NULL, " + col + " ASC"
+	}
+	return col + dir(desc)
+}
+
 // paramMark delimits a parameter marker; no identifier, fragment or
 // literal of a model may contain it (the model rejects control characters).
 const paramMark = "\x00"
