@@ -76,7 +76,9 @@ func (x *valueIndex) addValue(c *model.Column, v string, extraNoise map[string]b
 	if strings.TrimSpace(v) == "" {
 		return
 	}
-	norm := Normalize(v)
+	// stored codes such as "in_repair" are matched as the words they
+	// spell; the value bound to SQL stays as stored
+	norm := Normalize(strings.ReplaceAll(v, "_", " "))
 	toks := Tokenize(norm)
 	if len(toks) == 0 {
 		return

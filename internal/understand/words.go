@@ -108,6 +108,11 @@ var stopWords = []string{
 	"like", "please", "kindly", "thanks", "thank", "hi", "hello", "hey", "okay", "ok",
 	"pls", "plz", "possible", "if possible", "able", "be able to", "wondering", "wonder", "curious", "mind",
 	"find out", "figure out", "interested", "help", "quick", "quickly", "greetings", "cheers",
+	// verbs that relate two things and say no condition of their own: the
+	// value after them does ("courses taught by Nikolai Kowalski")
+	"taught", "teach", "teaches", "assigned", "managed", "manages", "owned", "owns", "written", "wrote",
+	"authored", "driven", "drove", "drives", "supervised", "treated", "attended", "visited", "worked",
+	"works", "belonging", "associated", "related", "linked", "responsible",
 	"this", "that", "these", "those", "there", "here", "any", "some", "such", "both", "either", "neither",
 	"also", "just", "only", "even", "still", "already", "ever", "really", "actually", "currently", "presently",
 	"right", "now", "at the moment", "so far", "to date", "altogether", "in total", "whole", "entire",

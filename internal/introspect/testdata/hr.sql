@@ -147,17 +147,18 @@ CREATE TABLE business_trips (
   destination_city VARCHAR(50) NOT NULL,
   trip_date DATE NOT NULL,
   distance_km INTEGER NOT NULL,
+  status VARCHAR(20) NOT NULL,
   FOREIGN KEY (employee_id) REFERENCES employees (employee_id)
 );
 
-INSERT INTO business_trips (trip_id, employee_id, origin_city, destination_city, trip_date, distance_km) VALUES
-  (1, 1, 'London', 'Paris', '2024-01-10', 460),
-  (2, 2, 'Paris', 'London', '2024-01-12', 460),
-  (3, 3, 'London', 'Berlin', '2024-02-03', 1100),
-  (4, 4, 'Berlin', 'Paris', '2024-02-20', 1050),
-  (5, 5, 'London', 'Paris', '2024-03-01', 460),
-  (6, 1, 'Paris', 'Berlin', '2024-03-15', 1050),
-  (7, 6, 'Berlin', 'London', '2024-04-02', 1100),
-  (8, 7, 'London', 'Madrid', '2024-04-18', 1700),
-  (9, 8, 'Madrid', 'London', '2024-05-05', 1700),
-  (10, 2, 'London', 'Paris', '2024-05-21', 460);
+INSERT INTO business_trips (trip_id, employee_id, origin_city, destination_city, trip_date, distance_km, status) VALUES
+  (1, 1, 'London', 'Paris', '2024-01-10', 460, 'completed'),
+  (2, 2, 'Paris', 'London', '2024-01-12', 460, 'completed'),
+  (3, 3, 'London', 'Berlin', '2024-02-03', 1100, 'completed'),
+  (4, 4, 'Berlin', 'Paris', '2024-02-20', 1050, 'cancelled'),
+  (5, 5, 'London', 'Paris', '2024-03-01', 460, 'completed'),
+  (6, 1, 'Paris', 'Berlin', '2024-03-15', 1050, 'in_progress'),
+  (7, 6, 'Berlin', 'London', '2024-04-02', 1100, 'completed'),
+  (8, 7, 'London', 'Madrid', '2024-04-18', 1700, 'in_progress'),
+  (9, 8, 'Madrid', 'London', '2024-05-05', 1700, 'completed'),
+  (10, 2, 'London', 'Paris', '2024-05-21', 460, 'cancelled');
