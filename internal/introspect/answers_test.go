@@ -7,6 +7,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -23,6 +24,7 @@ type question struct {
 	q    string
 	gold string
 	ask  string
+	says string // a part of the answer's plain-language statement
 }
 
 // TestDraftAnswersPlainQuestions runs plain questions through the real
@@ -57,11 +59,12 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			{q: "books with a price under 15", gold: "SELECT book_id FROM books WHERE price < 15"},
 			// both conditions hold for one loan, not one loan each
 			{q: "members with a late fee over 0 on a fantasy book", gold: `SELECT member_id FROM members m WHERE EXISTS (SELECT 1 FROM loans l
-				JOIN books b ON b.book_id = l.book_id WHERE l.member_id = m.member_id AND b.genre = 'Fantasy' AND l.late_fee > 0)`},
+				JOIN books b ON b.book_id = l.book_id WHERE l.member_id = m.member_id AND b.genre = 'Fantasy' AND l.late_fee > 0)`,
+				says: "with at least one loan where late fee > 0, for a book where genre is Fantasy"},
 			{q: "top 3 members by number of loans", gold: "SELECT member_id FROM loans GROUP BY member_id ORDER BY COUNT(*) DESC, member_id LIMIT 3"},
 			{q: "books with 304 pages", gold: "SELECT book_id FROM books WHERE pages = 304"},
 			{q: "the 3 books with the highest price", gold: "SELECT book_id FROM books ORDER BY price DESC LIMIT 3"},
-			{q: "top 2 genres by average price", gold: "SELECT genre FROM books GROUP BY genre ORDER BY AVG(price) DESC LIMIT 2"},
+			{q: "top 2 genres by average price", gold: "SELECT genre FROM books GROUP BY genre ORDER BY AVG(price) DESC LIMIT 2", says: "(the top 2)"},
 			{q: "top authors", ask: "ranking_metric"},
 			{q: "loans by date", ask: "column_ambiguity"},
 		},
@@ -114,6 +117,9 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 				}
 				if msg := sameResult(t, gold, tc.gold, out.Answer.Rows); msg != "" {
 					t.Errorf("%s\nSQL: %s %v", msg, out.Answer.SQL, out.Answer.Params)
+				}
+				if !strings.Contains(out.Answer.Statement, tc.says) {
+					t.Errorf("statement %q does not say %q", out.Answer.Statement, tc.says)
 				}
 			})
 		}

@@ -359,13 +359,16 @@ func retarget(cd model.Cond, entity, column string) model.Cond {
 }
 
 // onPath reports whether entity a lies on the join path from the base to
-// entity b (b reached through a).
-func (c *compiler) onPath(a, b *model.Entity) bool {
-	pa, ok := c.m.Path(c.base, a)
+// entity b (b reached through a), which makes them one EXISTS.
+func (c *compiler) onPath(a, b *model.Entity) bool { return onPath(c.m, c.base, a, b) }
+
+// onPath reports whether a lies on the join path from base to b.
+func onPath(m *model.Model, base, a, b *model.Entity) bool {
+	pa, ok := m.Path(base, a)
 	if !ok {
 		return false
 	}
-	pb, ok := c.m.Path(c.base, b)
+	pb, ok := m.Path(base, b)
 	if !ok || len(pb) <= len(pa) {
 		return false
 	}

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
@@ -48,6 +49,7 @@ func Statement(m *model.Model, q *understand.Query) string {
 	}
 	var parts []string
 	var own []string
+	var children []understand.Filter
 	for _, f := range q.Filters {
 		path, ok := m.Path(q.Base, f.Entity)
 		switch {
@@ -56,8 +58,31 @@ func Statement(m *model.Model, q *understand.Query) string {
 		case f.Exclude:
 			parts = append(parts, "with no "+f.Entity.Singular()+" where "+strings.TrimPrefix(f.Label, "no "+f.Entity.Singular()+" where "))
 		default:
-			parts = append(parts, childPhrase(f))
+			children = append(children, f)
 		}
+	}
+	// a child and what it leads to are one row: "with at least one
+	// enrollment where grade is F, for a course where title is Physics"
+	// nearer children first, so each takes in what lies beyond it
+	sort.SliceStable(children, func(i, j int) bool {
+		pi, _ := m.Path(q.Base, children[i].Entity)
+		pj, _ := m.Path(q.Base, children[j].Entity)
+		return len(pi) < len(pj)
+	})
+	folded := map[int]bool{}
+	for i, f := range children {
+		if folded[i] {
+			continue
+		}
+		phrase := childPhrase(f)
+		for j, g := range children {
+			if j != i && !folded[j] && f.Cond != nil && g.Cond != nil && onPath(m, q.Base, f.Entity, g.Entity) {
+				phrase += ", for a " + g.Entity.Singular() + " where " + lowerFirst(strings.TrimSpace(g.Label))
+				folded[j] = true
+			}
+		}
+		folded[i] = true
+		parts = append(parts, phrase)
 	}
 	if len(own) > 0 {
 		parts = append([]string{"where " + strings.Join(own, " and ")}, parts...)
