@@ -328,12 +328,11 @@ func (b *builder) topDimension() bool {
 	if b.rankM.kind != kTop {
 		return false
 	}
-	i := b.idx(b.rankM)
-	limit := 0
-	j, n := b.next(i)
+	j, n := b.next(b.idx(b.rankM))
+	var count *mention
 	if n != nil && n.kind == kNumber && n.num >= 1 && n.num == float64(int(n.num)) {
-		limit = int(n.num)
-		j, n = b.next(j)
+		count = n
+		_, n = b.next(j)
 	}
 	if n == nil || n.kind != kColumn || len(columnEntities(n.entries)) != 1 {
 		return false
@@ -344,10 +343,10 @@ func (b *builder) topDimension() bool {
 	}
 	n.used = true
 	b.rankM.used = true
-	if limit > 0 {
-		b.ms[b.idx(n)-1].used = true
-	} else {
-		limit = b.topLimit(q.Base)
+	limit := b.topLimit(q.Base)
+	if count != nil {
+		count.used = true
+		limit = int(count.num)
 	}
 	q.Intent = IntentGroup
 	q.Group = []Group{{Column: c}}
