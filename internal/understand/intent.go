@@ -109,8 +109,17 @@ func (b *builder) intent() {
 			q.Agg = &Agg{Func: "count", Label: "number of " + q.Subject.PluralLabel()}
 		}
 	default:
-		for _, m := range b.ms {
+		for i, m := range b.ms {
 			if m.kind == kMeasure && !m.used && !b.grouped[m] {
+				// "number of wound assessments": a row count whose noun
+				// modifies the next one counts that one's rows
+				if ms := m.entry().measure; ms.Aggregate == "count" && ms.Expr.IsZero() && i+1 < len(b.ms) && b.adjacent(m, b.ms[i+1]) &&
+					b.ms[i+1] == b.subjectM && b.singular(m) {
+					m.used = true
+					q.Intent = IntentCount
+					q.Agg = &Agg{Func: "count", Label: "number of " + q.Subject.PluralLabel()}
+					break
+				}
 				m.used = true
 				q.Intent = IntentAggregate
 				q.Agg = measureAgg(m.entry().measure)

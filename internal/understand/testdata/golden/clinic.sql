@@ -246,3 +246,8 @@ sqlite: SELECT AVG("wounds"."area_cm2") AS "average_area" FROM "wounds" WHERE "w
 postgres: SELECT AVG("wounds"."area_cm2") AS "average_area" FROM "wounds" WHERE "wounds"."infected" = $1 AND "wounds"."created_date" >= $2
 mysql: SELECT AVG(CAST(`wounds`.`area_cm2` AS DOUBLE)) AS `average_area` FROM `wounds` WHERE `wounds`.`infected` = ? AND `wounds`.`created_date` >= ?
 
+-- number of patient wounds recorded this year
+sqlite: SELECT COUNT(*) AS "number_of_wounds" FROM "wounds" WHERE "wounds"."created_date" >= ?
+postgres: SELECT COUNT(*) AS "number_of_wounds" FROM "wounds" WHERE "wounds"."created_date" >= $1
+mysql: SELECT COUNT(*) AS `number_of_wounds` FROM `wounds` WHERE `wounds`.`created_date` >= ?
+
