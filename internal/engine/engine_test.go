@@ -246,3 +246,21 @@ func TestParamsFollowText(t *testing.T) {
 		})
 	}
 }
+
+// TestPathPrefersNoTurn: of the shortest join paths, the one that does not
+// go up to a shared parent and down again wins. Customers reach stock
+// groups through their orders, not through suppliers in the same city.
+func TestPathPrefersNoTurn(t *testing.T) {
+	m := demotest.Model(t, "retail")
+	path, ok := m.Path(m.Entity("sales_customers"), m.Entity("warehouse_stock_groups"))
+	if !ok {
+		t.Fatal("no path")
+	}
+	var via []string
+	for _, ed := range path {
+		via = append(via, ed.To.Name)
+	}
+	if len(via) == 0 || via[0] != "sales_orders" {
+		t.Errorf("path goes through %v, want it to start at sales_orders", via)
+	}
+}

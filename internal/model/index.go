@@ -215,19 +215,41 @@ func (m *Model) tree(from *Entity) map[string]Edge {
 	prev := map[string]Edge{}
 	toOne := map[string]bool{from.Name: true}
 	seen := map[string]bool{from.Name: true}
-	queue := []*Entity{from}
-	for len(queue) > 0 {
-		cur := queue[0]
-		queue = queue[1:]
-		for _, ed := range m.edges[cur.Name] {
-			if seen[ed.To.Name] {
-				continue
+	// Level by level, so that of the shortest paths to an entity the one
+	// with the fewest turns from "up" (many-to-one) to "down" wins:
+	// customers reach stock groups through their orders, not through the
+	// suppliers that share their city.
+	turns := map[string]int{from.Name: 0}
+	up := map[string]bool{}
+	level := []*Entity{from}
+	for len(level) > 0 {
+		var next []*Entity
+		for _, cur := range level {
+			for _, ed := range m.edges[cur.Name] {
+				if seen[ed.To.Name] {
+					continue
+				}
+				t := turns[cur.Name]
+				if up[cur.Name] && !ed.ToOne {
+					t++
+				}
+				if _, ok := prev[ed.To.Name]; ok {
+					if t >= turns[ed.To.Name] {
+						continue
+					}
+				} else {
+					next = append(next, ed.To)
+				}
+				prev[ed.To.Name] = ed
+				turns[ed.To.Name] = t
+				up[ed.To.Name] = ed.ToOne
+				toOne[ed.To.Name] = toOne[cur.Name] && ed.ToOne
 			}
-			seen[ed.To.Name] = true
-			prev[ed.To.Name] = ed
-			toOne[ed.To.Name] = toOne[cur.Name] && ed.ToOne
-			queue = append(queue, ed.To)
 		}
+		for _, e := range next {
+			seen[e.Name] = true
+		}
+		level = next
 	}
 	if m.trees == nil {
 		m.trees, m.toOne = map[string]map[string]Edge{}, map[string]map[string]bool{}

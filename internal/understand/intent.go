@@ -57,6 +57,7 @@ func (b *builder) intent() {
 	if aggM != nil && (aggM.entry().op == "max" || aggM.entry().op == "min") {
 		if n := b.rankCount(aggM); n != nil {
 			if agg := b.aggTarget(aggM); agg != nil {
+				b.rankMetric(agg, aggM)
 				n.used = true
 				q.Intent = IntentTop
 				q.Rank = &Rank{Entity: q.Subject, Metric: *agg, Desc: aggM.entry().op == "max", Limit: int(n.num)}
@@ -69,6 +70,7 @@ func (b *builder) intent() {
 	// "which customer has the highest credit limit": the top one by a column
 	if aggM != nil && (aggM.entry().op == "max" || aggM.entry().op == "min") && b.subjectM != nil && b.whichBefore(b.subjectM) {
 		if agg := b.aggTarget(aggM); agg != nil {
+			b.rankMetric(agg, aggM)
 			q.Intent = IntentTop
 			q.Rank = &Rank{Entity: q.Subject, Metric: *agg, Desc: aggM.entry().op == "max", Limit: 1}
 			b.baseForMetric(agg)
@@ -422,6 +424,42 @@ func (b *builder) byMetric(r *model.Entity) *Agg {
 		}
 	}
 	return metric
+}
+
+// rankMetric makes a "highest"/"lowest" metric rank the subject by what
+// its rows add up to when the metric's rows are other rows: "the 10 stock
+// items with the highest revenue" sum their order lines' revenue rather
+// than take the largest line, and "the highest total quantity" sums.
+// Over the subject's own rows the largest value is the metric itself.
+func (b *builder) rankMetric(agg *Agg, aggM *mention) {
+	var e *model.Entity
+	switch {
+	case agg.Measure != nil:
+		e = b.a.model.Entity(agg.Measure.Entity)
+	case agg.Column != nil:
+		e = agg.Column.Entity()
+	}
+	if e == nil || e == b.q.Subject {
+		return
+	}
+	if _, n := b.next(b.idx(aggM)); n != nil && n.kind == kAgg && (n.entry().op == "sum" || n.entry().op == "avg") {
+		n.used = true
+		agg.Func = n.entry().op
+	} else if agg.Measure != nil {
+		agg.Func = agg.Measure.Aggregate
+	} else {
+		agg.Func = columnAgg(agg.Column, b.q.Subject)
+	}
+	what := strings.TrimPrefix(strings.TrimPrefix(agg.Label, "highest "), "lowest ")
+	if agg.Measure != nil {
+		what = measureLabel(agg.Measure)
+	}
+	agg.Label = what
+	if agg.Func == "sum" || agg.Func == "avg" {
+		if agg.Measure == nil || agg.Measure.Aggregate != agg.Func {
+			agg.Label = aggWord(agg.Func) + " " + what
+		}
+	}
 }
 
 // rankCount returns a whole number standing right before the aggregate

@@ -120,6 +120,13 @@ func (b *builder) latestPeriods() {
 		if n == nil || j != i+1 && b.ms[i+1].kind != kStop {
 			continue
 		}
+		// "when was the first NVDA trade": values may stand between
+		for when && n != nil && (n.kind == kValue || n.kind == kGroup) {
+			j, n = b.next(j)
+		}
+		if n == nil {
+			continue
+		}
 		var tc *model.Column
 		switch n.kind {
 		case kColumn:

@@ -170,6 +170,9 @@ func (l *linker) candidates(i int) []*mention {
 		if surfaceOnly(mt.entries) && !l.surfaceMatch(i, mt) {
 			continue
 		}
+		if l.verbEnding(i, mt) {
+			continue
+		}
 		vh, hit := values[mt.end-i]
 		static := l.staticMention(i, mt)
 		if hit && (!hasModelEntry(mt.entries) || vh.text && !l.surfaceMatch(i, mt)) {
@@ -238,6 +241,26 @@ func (l *linker) staticMention(i int, mt match) *mention {
 		m.kind, m.num = kNumber, m.entries[0].num
 	}
 	return m
+}
+
+// verbEnding reports whether a phrase of several words ends on a past
+// tense where the model's phrase has a noun: "customers ordered" is not
+// the entity "customer orders", though the stems agree.
+func (l *linker) verbEnding(i int, mt match) bool {
+	if mt.end-i < 2 || !strings.HasSuffix(l.texts[mt.end-1], "ed") {
+		return false
+	}
+	for _, e := range mt.entries {
+		if strings.HasSuffix(e.text, "ed") {
+			return false
+		}
+		for _, a := range e.alts {
+			if strings.HasSuffix(a, "ed") {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // surfaceOnly reports whether a phrase's entries match only as written.

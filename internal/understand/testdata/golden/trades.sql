@@ -143,3 +143,8 @@ sqlite: SELECT MAX("daily_bars"."close_price") AS "highest_close_price" FROM "da
 postgres: SELECT MAX("daily_bars"."close_price") AS "highest_close_price" FROM "daily_bars" WHERE "daily_bars"."symbol" = $1 AND "daily_bars"."trade_date" >= $2
 mysql: SELECT MAX(`daily_bars`.`close_price`) AS `highest_close_price` FROM `daily_bars` WHERE `daily_bars`.`symbol` = ? AND `daily_bars`.`trade_date` >= ?
 
+-- When was the first AAPL trade this month?
+sqlite: SELECT MIN("trades"."traded_at") AS "earliest_trade_time" FROM "trades" WHERE "trades"."symbol" = ? AND "trades"."traded_at" >= ?
+postgres: SELECT MIN("trades"."traded_at") AS "earliest_trade_time" FROM "trades" WHERE "trades"."symbol" = $1 AND "trades"."traded_at" >= $2
+mysql: SELECT MIN(`trades`.`traded_at`) AS `earliest_trade_time` FROM `trades` WHERE `trades`.`symbol` = ? AND `trades`.`traded_at` >= ?
+
