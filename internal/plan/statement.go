@@ -55,6 +55,8 @@ func Statement(m *model.Model, q *understand.Query) string {
 		switch {
 		case f.Entity == q.Base || (ok && model.ToOnePath(path)):
 			own = append(own, f.Label)
+		case f.Exclude && f.Cond == nil && f.Predicate.IsZero():
+			parts = append(parts, "with no "+f.Entity.Singular())
 		case f.Exclude:
 			parts = append(parts, "with no "+f.Entity.Singular()+" where "+strings.TrimPrefix(f.Label, "no "+f.Entity.Singular()+" where "))
 		default:

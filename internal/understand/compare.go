@@ -39,7 +39,10 @@ func (b *builder) columnComparisons() {
 		right := b.stemsIn(than+1, min(len(toks), than+4))
 		for _, e := range b.entitiesInPlay() {
 			cols := numericColumns(e)
-			a, c := sideColumn(cols, left, right), sideColumn(cols, right, left)
+			// the entity's name before the comparative is not a side
+			// ("purchase order lines received fewer outers than were ordered")
+			l, r := withoutEntityWords(left, e), right
+			a, c := sideColumn(cols, l, r), sideColumn(cols, r, l)
 			if a == nil || c == nil || a == c || !comparable(a, c) {
 				continue
 			}
@@ -54,6 +57,74 @@ func (b *builder) columnComparisons() {
 			b.markUsed(max(0, k-3), min(len(toks), than+4), a, c)
 			break
 		}
+	}
+}
+
+// withoutEntityWords returns the stems less those that name entity e.
+func withoutEntityWords(stems map[string]bool, e *model.Entity) map[string]bool {
+	out := map[string]bool{}
+	names := map[string]bool{}
+	for _, w := range entityWords(e) {
+		for _, s := range strings.Fields(StemPhrase(w)) {
+			names[s] = true
+		}
+	}
+	for s := range stems {
+		if !names[s] {
+			out[s] = true
+		}
+	}
+	return out
+}
+
+// columnAgainstColumn reads "results below the reference low": a
+// comparator followed by a numeric column compares that column with the
+// one named just before the comparator, else with the entity's only
+// other measure. Without either it is left alone.
+func (b *builder) columnAgainstColumn() {
+	for i, m := range b.ms {
+		if m.kind != kCmp || m.used {
+			continue
+		}
+		op := m.entry().op
+		switch op {
+		case "<", ">", "<=", ">=":
+		default:
+			continue
+		}
+		_, n := b.next(i)
+		if n == nil || n.kind != kColumn || n.used || len(columnEntities(n.entries)) != 1 {
+			continue
+		}
+		c := n.entry().column
+		e := c.Entity()
+		if !c.Numeric() || (e != b.q.Base && !b.a.model.ToOne(b.q.Base, e)) {
+			continue
+		}
+		var a *model.Column
+		if _, p := b.prev(i); p != nil && p.kind == kColumn && !p.used && p.entry().column.Numeric() && p.entry().column.Entity() == e && p.entry().column != c {
+			a = p.entry().column
+			p.used = true
+		} else {
+			for _, x := range e.Columns {
+				if x != c && x.Role == model.RoleMeasure && x.Numeric() {
+					if a != nil {
+						a = nil
+						break
+					}
+					a = x
+				}
+			}
+		}
+		if a == nil {
+			continue
+		}
+		ref := func(col *model.Column) *model.ColumnRef { return &model.ColumnRef{Entity: e.Name, Column: col.Name} }
+		cond := model.Compare{Left: model.Operand{Column: ref(a)}, Op: op, Right: []model.Operand{{Column: ref(c)}}}
+		f := Filter{Entity: e, Cond: cond, Slot: "compare:" + a.Name + op + c.Name, Label: fmt.Sprintf("%s %s %s", a.Title(), map[string]string{"<": "below", "<=": "at most", ">": "above", ">=": "at least"}[op], c.Title())}
+		f.Start, f.End = b.l.toks[m.start].Start, b.l.toks[n.end-1].End
+		b.q.Filters = append(b.q.Filters, f)
+		m.used, n.used = true, true
 	}
 }
 

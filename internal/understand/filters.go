@@ -70,6 +70,28 @@ func (b *builder) filters() {
 	b.mergeValueFilters()
 }
 
+// negatedMeasures reads "stock items that had no sales": a measure named
+// after a negation is the absence of the rows it adds up (their dated
+// parent when the measure is dated by one, so a period applies to it),
+// not a total. It runs before the intent, which would take the measure.
+func (b *builder) negatedMeasures() {
+	q := b.q
+	for i, m := range b.ms {
+		if m.kind != kMeasure || m.used || b.grouped[m] || !b.negated(i) || q.Subject == nil {
+			continue
+		}
+		e := b.a.model.Entity(m.entry().measure.Entity)
+		if e == nil || e == q.Subject || !b.a.model.Reachable(q.Subject, e) || b.a.model.ToOne(q.Subject, e) {
+			continue
+		}
+		if tc := b.a.model.TimeColumn(e); tc != nil && tc.Entity() != e && !b.a.model.ToOne(q.Subject, tc.Entity()) {
+			e = tc.Entity()
+		}
+		m.used = true
+		b.addFilter(Filter{Entity: e, Exclude: true, Label: "no " + e.PluralLabel(), Slot: "entity:" + e.Name}, m)
+	}
+}
+
 // mergeValueFilters joins equality filters on one column into one IN: a row
 // cannot hold two values of a column, so "HDL and LDL" and "left or right
 // heel" both mean either value.
@@ -662,7 +684,7 @@ func (b *builder) keyFilters() {
 			continue
 		}
 		// "books with 352 pages": the number of a column, not a key
-		if _, after := b.next(b.idx(n)); n.kind == kNumber && after != nil && after.kind == kColumn && after.entry().column.Numeric() {
+		if _, after := b.next(b.idx(n)); n.kind == kNumber && after != nil && after.start == n.end && after.kind == kColumn && after.entry().column.Numeric() {
 			continue
 		}
 		var lit any

@@ -2,6 +2,7 @@ package understand
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -111,6 +112,13 @@ func (b *builder) intent() {
 			q.Agg = &Agg{Func: "count", Label: "number of " + q.Subject.PluralLabel()}
 		}
 	default:
+		// "the total amount of invoices": a column whose name starts with
+		// an aggregate word, asked of many rows, is that aggregate
+		if a := b.namedAggColumn(); a != nil {
+			q.Intent = IntentAggregate
+			q.Agg = a
+			break
+		}
 		for i, m := range b.ms {
 			if m.kind == kMeasure && !m.used && !b.grouped[m] {
 				// "number of wound assessments": a row count whose noun
@@ -424,6 +432,32 @@ func (b *builder) byMetric(r *model.Entity) *Agg {
 		}
 	}
 	return metric
+}
+
+// namedAggColumn returns the aggregate of a numeric column named with a
+// leading aggregate word ("total amount"), when the question is about the
+// rows of the column's entity in the plural; nil otherwise.
+func (b *builder) namedAggColumn() *Agg {
+	if b.subjectM == nil || b.singular(b.subjectM) {
+		return nil
+	}
+	for _, m := range b.ms {
+		if m.kind != kColumn || m.used || b.grouped[m] {
+			continue
+		}
+		c := m.entry().column
+		if !c.Numeric() || c.Role != model.RoleMeasure || c.Entity() != b.q.Subject {
+			continue
+		}
+		first := b.l.texts[m.start]
+		for op, ws := range aggWords {
+			if (op == "sum" || op == "avg") && slices.Contains(ws, first) {
+				m.used = true
+				return &Agg{Func: op, Column: c, Label: aggWord(op) + " " + strings.TrimPrefix(strings.ToLower(c.Title()), first+" ")}
+			}
+		}
+	}
+	return nil
 }
 
 // rankMetric makes a "highest"/"lowest" metric rank the subject by what

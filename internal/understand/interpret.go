@@ -55,10 +55,12 @@ func (b *builder) build() {
 		b.finish()
 		return
 	}
+	b.negatedMeasures()
 	b.intent()
 	b.filters()
 	b.columnComparisons()
 	b.numbers()
+	b.columnAgainstColumn()
 	b.window()
 	b.ordering()
 	b.policies()

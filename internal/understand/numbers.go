@@ -60,7 +60,7 @@ func (b *builder) numbers() {
 			switch {
 			case p != nil && p.kind == kColumn && p.entry().column.Numeric():
 				op = "="
-			case n != nil && n.kind == kColumn && !n.used && n.entry().column.Numeric() && n.entry().column.Role == model.RoleMeasure:
+			case n != nil && n.kind == kColumn && !n.used && n.start == b.ms[last].end && n.entry().column.Numeric() && n.entry().column.Role == model.RoleMeasure:
 				// "courses with 4 credits": the number of the column after it
 				op = "="
 			default:

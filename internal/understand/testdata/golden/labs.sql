@@ -103,3 +103,8 @@ sqlite: SELECT "lab_results"."test_date" AS "test_date", "lab_results"."analyte"
 postgres: SELECT "lab_results"."test_date" AS "test_date", "lab_results"."analyte" AS "analyte", "lab_results"."value" AS "value", "lab_results"."unit" AS "unit", "lab_results"."reference_low" AS "reference_low", "lab_results"."reference_high" AS "reference_high" FROM "lab_results" WHERE "lab_results"."analyte" = $1 AND "lab_results"."patient_id" = $2 ORDER BY "lab_results"."value" DESC NULLS LAST, "lab_results"."id" ASC LIMIT $3
 mysql: SELECT `lab_results`.`test_date` AS `test_date`, `lab_results`.`analyte` AS `analyte`, `lab_results`.`value` AS `value`, `lab_results`.`unit` AS `unit`, `lab_results`.`reference_low` AS `reference_low`, `lab_results`.`reference_high` AS `reference_high` FROM `lab_results` WHERE `lab_results`.`analyte` = ? AND `lab_results`.`patient_id` = ? ORDER BY `lab_results`.`value` DESC, `lab_results`.`id` ASC LIMIT ?
 
+-- How many of John Doe's results were above the reference high?
+sqlite: SELECT COUNT(*) AS "number_of_lab_results" FROM "lab_results" WHERE "lab_results"."value" > "lab_results"."reference_high" AND "lab_results"."patient_id" = ?
+postgres: SELECT COUNT(*) AS "number_of_lab_results" FROM "lab_results" WHERE "lab_results"."value" > "lab_results"."reference_high" AND "lab_results"."patient_id" = $1
+mysql: SELECT COUNT(*) AS `number_of_lab_results` FROM `lab_results` WHERE `lab_results`.`value` > `lab_results`.`reference_high` AND `lab_results`.`patient_id` = ?
+

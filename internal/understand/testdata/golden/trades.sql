@@ -148,3 +148,8 @@ sqlite: SELECT MIN("trades"."traded_at") AS "earliest_trade_time" FROM "trades" 
 postgres: SELECT MIN("trades"."traded_at") AS "earliest_trade_time" FROM "trades" WHERE "trades"."symbol" = $1 AND "trades"."traded_at" >= $2
 mysql: SELECT MIN(`trades`.`traded_at`) AS `earliest_trade_time` FROM `trades` WHERE `trades`.`symbol` = ? AND `trades`.`traded_at` >= ?
 
+-- On how many days this month did AAPL close above its open price?
+sqlite: SELECT COUNT(*) AS "number_of_daily_bars" FROM "daily_bars" WHERE "daily_bars"."symbol" = ? AND "daily_bars"."close_price" > "daily_bars"."open_price" AND "daily_bars"."trade_date" >= ?
+postgres: SELECT COUNT(*) AS "number_of_daily_bars" FROM "daily_bars" WHERE "daily_bars"."symbol" = $1 AND "daily_bars"."close_price" > "daily_bars"."open_price" AND "daily_bars"."trade_date" >= $2
+mysql: SELECT COUNT(*) AS `number_of_daily_bars` FROM `daily_bars` WHERE `daily_bars`.`symbol` = ? AND `daily_bars`.`close_price` > `daily_bars`.`open_price` AND `daily_bars`.`trade_date` >= ?
+
