@@ -137,7 +137,9 @@ func (p *timeParser) core(i int) (timeMatch, bool) {
 			if u == "quarter" {
 				label = "the last " + plural(3*n, "month")
 			}
-			return timeMatch{end: j + 1, w: Window{From: day(from), Label: label}}, true
+			// "to now" (eval-format.md): planned dates after today are not
+			// in the last 30 days
+			return timeMatch{end: j + 1, w: Window{From: day(from), To: day(p.now.AddDate(0, 0, 1)), Label: label}}, true
 		}
 	case "older", "newer", "younger":
 		// "older than 600 days": dated before now − 600 days
@@ -432,7 +434,7 @@ func (p *timeParser) isoDate(i int) (from, to time.Time, next int, ok bool) {
 // SpanWindow is the window "the last N units" ending today.
 func SpanWindow(s model.Span, now time.Time) Window {
 	p := &timeParser{now: midnight(now)}
-	return Window{From: day(p.back(s.N, s.Unit)), Label: "the last " + plural(s.N, s.Unit)}
+	return Window{From: day(p.back(s.N, s.Unit)), To: day(p.now.AddDate(0, 0, 1)), Label: "the last " + plural(s.N, s.Unit)}
 }
 
 // ParseWindow reads a whole text as a time expression ("last 14 days",

@@ -14,12 +14,12 @@ func TestParseWindow(t *testing.T) {
 		from, to string
 		all      bool
 	}{
-		{in: "last 30 days", from: "2026-10-21"},
-		{in: "in the past 2 weeks", from: "2026-11-06"},
-		{in: "over the last 12 months", from: "2025-11-20"},
-		{in: "last month", from: "2026-10-20"},
-		{in: "last year", from: "2025-11-20"},
-		{in: "last 3 quarters", from: "2026-02-20"},
+		{in: "last 30 days", from: "2026-10-21", to: "2026-11-21"},
+		{in: "in the past 2 weeks", from: "2026-11-06", to: "2026-11-21"},
+		{in: "over the last 12 months", from: "2025-11-20", to: "2026-11-21"},
+		{in: "last month", from: "2026-10-20", to: "2026-11-21"},
+		{in: "last year", from: "2025-11-20", to: "2026-11-21"},
+		{in: "last 3 quarters", from: "2026-02-20", to: "2026-11-21"},
 		{in: "today", from: "2026-11-20", to: "2026-11-21"},
 		{in: "yesterday", from: "2026-11-19", to: "2026-11-20"},
 		{in: "this week", from: "2026-11-16"},
@@ -37,10 +37,10 @@ func TestParseWindow(t *testing.T) {
 		{in: "after today", from: "2026-11-21"},
 		{in: "March 5, 2026", from: "2026-03-05", to: "2026-03-06"},
 		{in: "all time", all: true},
-		{in: "за последние 30 дней", from: "2026-10-21"},
-		{in: "за последний месяц", from: "2026-10-20"},
+		{in: "за последние 30 дней", from: "2026-10-21", to: "2026-11-21"},
+		{in: "за последний месяц", from: "2026-10-20", to: "2026-11-21"},
 		{in: "сегодня", from: "2026-11-20", to: "2026-11-21"},
-		{in: "30 days", from: "2026-10-21"},
+		{in: "30 days", from: "2026-10-21", to: "2026-11-21"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {

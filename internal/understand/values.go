@@ -263,9 +263,12 @@ func (x *valueIndex) correct(s string) (fixed string, ok bool) {
 		return "", false
 	}
 	cands := map[string]bool{}
+	// a typo keeps its first letter far more often than not; words that
+	// differ there are other words ("dealing" is not "healing", "rates"
+	// not "dates", "worth" not "north")
 	probe := func(k string) {
 		for _, w := range x.deletes[k] {
-			if w != s && editDistance(s, w) <= 1 {
+			if w != s && []rune(w)[0] == rs[0] && editDistance(s, w) <= 1 {
 				cands[w] = true
 			}
 		}

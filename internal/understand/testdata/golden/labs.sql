@@ -64,9 +64,9 @@ postgres: SELECT "lab_results"."test_date" AS "test_date", "lab_results"."analyt
 mysql: SELECT `lab_results`.`test_date` AS `test_date`, `lab_results`.`analyte` AS `analyte`, `lab_results`.`value` AS `value`, `lab_results`.`unit` AS `unit`, `lab_results`.`reference_low` AS `reference_low`, `lab_results`.`reference_high` AS `reference_high` FROM (SELECT `lab_results`.*, ROW_NUMBER() OVER (PARTITION BY `lab_results`.`analyte` ORDER BY `lab_results`.`test_date` DESC, `lab_results`.`id` DESC) AS clarify_rn FROM `lab_results`) AS `lab_results` WHERE clarify_rn = 1 ORDER BY `lab_results`.`analyte` ASC LIMIT ?
 
 -- average TSH of John Doe over the last 2 years
-sqlite: SELECT AVG("lab_results"."value") AS "average_value" FROM "lab_results" WHERE "lab_results"."analyte" = ? AND "lab_results"."test_date" >= ? AND "lab_results"."patient_id" = ?
-postgres: SELECT AVG("lab_results"."value") AS "average_value" FROM "lab_results" WHERE "lab_results"."analyte" = $1 AND "lab_results"."test_date" >= $2 AND "lab_results"."patient_id" = $3
-mysql: SELECT AVG(CAST(`lab_results`.`value` AS DOUBLE)) AS `average_value` FROM `lab_results` WHERE `lab_results`.`analyte` = ? AND `lab_results`.`test_date` >= ? AND `lab_results`.`patient_id` = ?
+sqlite: SELECT AVG("lab_results"."value") AS "average_value" FROM "lab_results" WHERE "lab_results"."analyte" = ? AND "lab_results"."test_date" >= ? AND "lab_results"."test_date" < ? AND "lab_results"."patient_id" = ?
+postgres: SELECT AVG("lab_results"."value") AS "average_value" FROM "lab_results" WHERE "lab_results"."analyte" = $1 AND "lab_results"."test_date" >= $2 AND "lab_results"."test_date" < $3 AND "lab_results"."patient_id" = $4
+mysql: SELECT AVG(CAST(`lab_results`.`value` AS DOUBLE)) AS `average_value` FROM `lab_results` WHERE `lab_results`.`analyte` = ? AND `lab_results`.`test_date` >= ? AND `lab_results`.`test_date` < ? AND `lab_results`.`patient_id` = ?
 
 -- show all results for Maria Rodriguez
 sqlite: SELECT "lab_results"."test_date" AS "test_date", "lab_results"."analyte" AS "analyte", "lab_results"."value" AS "value", "lab_results"."unit" AS "unit", "lab_results"."reference_low" AS "reference_low", "lab_results"."reference_high" AS "reference_high" FROM "lab_results" WHERE "lab_results"."patient_id" = ? ORDER BY "lab_results"."test_date" DESC, "lab_results"."id" ASC LIMIT ?
