@@ -61,6 +61,7 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			{q: "members with a late fee over 0 on a fantasy book", gold: `SELECT member_id FROM members m WHERE EXISTS (SELECT 1 FROM loans l
 				JOIN books b ON b.book_id = l.book_id WHERE l.member_id = m.member_id AND b.genre = 'Fantasy' AND l.late_fee > 0)`,
 				says: "with at least one loan where late fee > 0, for a book where genre is Fantasy"},
+			{q: "number of books by author country", gold: "SELECT a.country, COUNT(*) FROM books b JOIN authors a ON a.author_id = b.author_id GROUP BY a.country"},
 			{q: "top 3 members by number of loans", gold: "SELECT member_id FROM loans GROUP BY member_id ORDER BY COUNT(*) DESC, member_id LIMIT 3"},
 			{q: "books with 304 pages", gold: "SELECT book_id FROM books WHERE pages = 304"},
 			{q: "the 3 books with the highest price", gold: "SELECT book_id FROM books ORDER BY price DESC LIMIT 3"},

@@ -654,6 +654,23 @@ func (b *builder) groups() {
 		if n == nil || n.used {
 			continue
 		}
+		// "by doctor specialty", "by project status": an entity followed by
+		// one of its columns groups by that column
+		if n.kind == kEntity {
+			if j := b.idx(n); j+1 < len(b.ms) && b.adjacent(n, b.ms[j+1]) && b.ms[j+1].kind == kColumn && !b.ms[j+1].used {
+				col := b.ms[j+1]
+				if e, c := b.entityOfQuiet(n), col.entry().column; e != nil && c.Entity() == e && !c.Numeric() && b.a.model.Reachable(q.Base, e) {
+					n.used, col.used = true, true
+					b.grouped[n] = true
+					if c.Temporal() {
+						q.Group = append(q.Group, Group{Column: c, Bucket: "month"})
+					} else {
+						q.Group = append(q.Group, Group{Column: c})
+					}
+					continue
+				}
+			}
+		}
 		switch n.kind {
 		case kEntity:
 			e := b.entityOf(n)

@@ -83,6 +83,11 @@ func (b *builder) numbers() {
 			}
 		}
 		cols := b.numberColumns(pi, last, unit)
+		if len(cols) == 0 {
+			// "patients over 65" with no number to compare: asked about
+			// (unknownWords), never dropped
+			continue
+		}
 		words := b.l.words(&mention{start: m.start, end: m.end})
 		if p != nil && pi >= 0 {
 			words = strings.TrimSpace(b.words(p) + " " + words)
