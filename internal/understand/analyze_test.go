@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/clarify-sql/clarify/internal/demo/demotest"
+	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/understand"
 )
 
@@ -99,4 +100,61 @@ func FuzzAnalyze(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestValueOptionsNameTheirTable: a value found in columns of one title in
+// two tables ("status" of orders and of shipments) is offered once per
+// table, with labels and ids that tell them apart.
+func TestValueOptionsNameTheirTable(t *testing.T) {
+	const src = `source: shop
+entities:
+  - name: orders
+    key: id
+    columns:
+      - {name: id, role: id, type: integer}
+      - name: status
+        role: dimension
+        values: {items: [{value: pending}, {value: shipped}]}
+  - name: shipments
+    key: id
+    columns:
+      - {name: id, role: id, type: integer}
+      - {name: order_id, role: id, type: integer, references: orders.id}
+      - name: status
+        role: dimension
+        values: {items: [{value: pending}, {value: delivered}]}
+`
+	m, err := model.Parse("shop.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := understand.New(m, nil).Analyze(context.Background(), "pending", understand.Settings{Now: demotest.AsOf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sl *understand.Slot
+	for _, s := range in.Slots {
+		if s.Kind == understand.KindValue {
+			sl = s
+		}
+	}
+	if sl == nil {
+		t.Fatal("no value question for a value of two tables")
+	}
+	ids, labels := map[string]bool{}, map[string]bool{}
+	for _, o := range sl.Options {
+		if ids[o.ID] || labels[o.Label] {
+			t.Errorf("two options share an id or label: %q / %q", o.ID, o.Label)
+		}
+		ids[o.ID], labels[o.Label] = true, true
+	}
+	for _, want := range []string{"of an order", "of a shipment"} {
+		found := false
+		for l := range labels {
+			found = found || strings.Contains(l, want)
+		}
+		if !found {
+			t.Errorf("no option says %q: %v", want, labels)
+		}
+	}
 }

@@ -696,15 +696,28 @@ func (b *builder) valueSlot(m *mention) {
 	sl := &Slot{Key: "value:" + words, Kind: KindValue, Priority: Important, Text: words, Ask: true, Confidence: 0.5}
 	cands := wholeWordsFirst(words, m.vals)
 	single := sameColumn(cands)
+	// columns of one title in several tables ("first name" of doctors and
+	// of patients) are told apart by their table, in label and id
+	titled := map[string]map[*model.Entity]bool{}
+	for _, v := range cands {
+		if titled[v.col.Title()] == nil {
+			titled[v.col.Title()] = map[*model.Entity]bool{}
+		}
+		titled[v.col.Title()][v.col.Entity()] = true
+	}
 	for i, v := range cands {
 		if i == 3 && len(cands) > 4 {
 			break
 		}
-		label := v.label
+		label, id := v.label, v.col.Name+":"+v.label
 		if !single {
 			label = fmt.Sprintf("%s (%s)", v.label, v.col.Title())
+			if len(titled[v.col.Title()]) > 1 {
+				label = fmt.Sprintf("%s (%s of %s)", v.label, v.col.Title(), withArticle(v.col.Entity().Singular()))
+				id = v.col.Entity().Name + "." + id
+			}
 		}
-		sl.Options = append(sl.Options, &Option{ID: optionID(v.col.Name + ":" + v.label), Label: label,
+		sl.Options = append(sl.Options, &Option{ID: optionID(id), Label: label,
 			Description: fmt.Sprintf("%s is %s", v.col.Title(), v.label), column: v.col, values: v.values})
 	}
 	if single && len(cands) > 1 {
@@ -865,6 +878,14 @@ func (b *builder) chooseSubject() {
 	if b.q.Subject != nil {
 		b.addContext(b.q.Subject)
 	}
+}
+
+// withArticle puts "a" or "an" before a noun.
+func withArticle(noun string) string {
+	if noun != "" && strings.ContainsRune("aeiouAEIOU", rune(noun[0])) {
+		return "an " + noun
+	}
+	return "a " + noun
 }
 
 // adjacent reports whether mention b starts right where a ends.

@@ -87,6 +87,7 @@ var historyWords = []string{"history", "all", "over time", "trend", "changes", "
 
 // genericWords name data in general without naming an entity.
 var genericWords = []string{"data", "info", "information", "records", "record", "rows", "row", "entries", "entry",
+	"people", "persons", "folks", "individuals",
 	"details", "detail", "stuff", "everything", "things", "thing", "values", "numbers", "figures", "stats",
 	"statistics", "database", "table contents", "данные", "информация", "записи"}
 
@@ -112,7 +113,8 @@ var stopWords = []string{
 	// value after them does ("courses taught by Nikolai Kowalski")
 	"taught", "teach", "teaches", "assigned", "managed", "manages", "owned", "owns", "written", "wrote",
 	"authored", "driven", "drove", "drives", "supervised", "treated", "attended", "visited", "worked",
-	"works", "belonging", "associated", "related", "linked", "responsible",
+	"works", "belonging", "associated", "related", "linked", "responsible", "live", "lives", "living",
+	"used", "using", "earning", "earns", "dr", "mr", "mrs", "prof",
 	"this", "that", "these", "those", "there", "here", "any", "some", "such", "both", "either", "neither",
 	"also", "just", "only", "even", "still", "already", "ever", "really", "actually", "currently", "presently",
 	"right", "now", "at the moment", "so far", "to date", "altogether", "in total", "whole", "entire",
