@@ -87,6 +87,8 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			{q: "business trips to Berlin", gold: "SELECT trip_id FROM business_trips WHERE destination_city = 'Berlin'"},
 			{q: "business trips in London", ask: "value_ambiguity"},
 			{q: "business trips in progress", gold: "SELECT trip_id FROM business_trips WHERE status = 'in_progress'"},
+			// hire_date is also the day an employee joined
+			{q: "employees who joined in 2022", gold: "SELECT employee_id FROM employees WHERE hire_date >= '2022-01-01' AND hire_date < '2023-01-01'"},
 			{q: "top 2 departments by number of employees", gold: "SELECT department_id FROM employees GROUP BY department_id ORDER BY COUNT(*) DESC LIMIT 2"},
 			{q: "employees by date", gold: "SELECT substr(hire_date, 1, 7), COUNT(*) FROM employees GROUP BY 1"},
 		},

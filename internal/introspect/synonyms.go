@@ -118,6 +118,16 @@ func (d *drafter) columnSynonyms(e *entity, c *column) []string {
 		add(head)
 	}
 	add(variants[strings.Join(w, " ")]...)
+	// "stock qty" is also "stock quantity"
+	if len(w) > 1 {
+		for i, x := range w {
+			for _, v := range variants[x] {
+				if !strings.Contains(v, " ") {
+					add(strings.Join(append(append(append([]string{}, w[:i]...), v), w[i+1:]...), " "))
+				}
+			}
+		}
+	}
 	if c.role == model.RoleName && c.c.Name == e.display && last(w) == "name" {
 		add("name")
 	}
@@ -149,6 +159,13 @@ var variants = map[string][]string{
 	"salary":        {"pay", "wage", "wages"},
 }
 
+// sameEvent are other words for the event a date records ("done_at": the
+// tasks completed last week).
+var sameEvent = map[string][]string{
+	"done": {"completed", "finished"}, "completed": {"done", "finished"}, "finished": {"completed", "done"},
+	"closed": {"resolved"}, "resolved": {"closed"}, "shipped": {"sent", "dispatched"}, "hired": {"joined"},
+}
+
 // timeSynonyms are the words for the event a time column records.
 func timeSynonyms(w []string) []string {
 	if hasWord(w, "birth", "born", "dob", "birthday") {
@@ -172,6 +189,7 @@ func timeSynonyms(w []string) []string {
 	case 1:
 		if p := participle(core[0]); p != "" {
 			out = append(out, p)
+			out = append(out, sameEvent[p]...)
 		} else if !deniedWords[core[0]] {
 			out = append(out, core[0])
 		}

@@ -161,6 +161,7 @@ var participles = map[string]string{
 	"enrollment": "enrolled", "enrolment": "enrolled", "graduation": "graduated", "termination": "terminated",
 	"cancellation": "cancelled", "signup": "signed up", "begin": "began", "end": "ended", "stop": "stopped",
 	"plan": "planned", "drop": "dropped", "log": "logged", "split": "split", "set": "set", "put": "put",
+	"done": "done", "do": "done", "finish": "finished", "complete": "completed",
 	"hire": "hired", "fire": "fired", "issue": "issued", "close": "closed", "receive": "received",
 	"write": "written", "send": "sent", "take": "taken", "give": "given", "make": "made", "pick": "picked",
 	"dispatch": "dispatched", "modification": "modified", "update": "updated", "insert": "inserted",
