@@ -3,6 +3,7 @@ package understand
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -305,6 +306,12 @@ func (b *builder) window() {
 			b.q.Window = &TimeFilter{Column: tc, Window: *m.window}
 			continue
 		}
+		// a period after today dates what is planned: "purchase orders
+		// next week" are expected then, not ordered then
+		if tc := b.plannedDate(*m.window); tc != nil {
+			b.q.Window = &TimeFilter{Column: tc, Window: *m.window}
+			continue
+		}
 		// an aggregate over a measure is dated by the measure's rows
 		// ("revenue of computer store customers in the past 6 months")
 		if a := b.q.Agg; a != nil && (a.Measure != nil || a.Column != nil) && b.a.model.TimeColumn(b.q.Base) != nil {
@@ -334,6 +341,32 @@ func (b *builder) window() {
 		}
 		b.setWindow(e, *m.window, m)
 	}
+}
+
+// plannedWords name the dates of what is still to come.
+var plannedWords = []string{"expected", "due", "planned", "scheduled", "deadline", "eta", "estimated", "target"}
+
+// plannedDate returns the base's one planned-date column when the window
+// starts after today, else nil.
+func (b *builder) plannedDate(w Window) *model.Column {
+	if w.From == "" || b.s.Now.IsZero() || w.From <= b.s.Now.Format("2006-01-02") || b.q.Base == nil {
+		return nil
+	}
+	var found *model.Column
+	for _, c := range b.q.Base.Columns {
+		if !c.Temporal() {
+			continue
+		}
+		for _, part := range strings.Split(strings.ToLower(c.Name), "_") {
+			if slices.Contains(plannedWords, part) {
+				if found != nil && found != c {
+					return nil
+				}
+				found = c
+			}
+		}
+	}
+	return found
 }
 
 // namedDate finds the date column the question names for the period at

@@ -92,6 +92,21 @@ func (p *timeParser) back(n int, unit string) time.Time {
 	return p.now.AddDate(-n, 0, 0)
 }
 
+// ahead is t moved n units forward.
+func (p *timeParser) ahead(t time.Time, n int, unit string) time.Time {
+	switch unit {
+	case "day":
+		return t.AddDate(0, 0, n)
+	case "week":
+		return t.AddDate(0, 0, 7*n)
+	case "month":
+		return t.AddDate(0, n, 0)
+	case "quarter":
+		return t.AddDate(0, 3*n, 0)
+	}
+	return t.AddDate(n, 0, 0)
+}
+
 func plural(n int, unit string) string {
 	if n == 1 {
 		return unit
@@ -180,6 +195,22 @@ func (p *timeParser) core(i int) (timeMatch, bool) {
 		}
 	case "today", "сегодня":
 		return timeMatch{end: i + 1, w: Window{From: day(p.now), To: day(p.now.AddDate(0, 0, 1)), Label: "today"}}, true
+	case "tomorrow", "завтра":
+		return timeMatch{end: i + 1, w: Window{From: day(p.now.AddDate(0, 0, 1)), To: day(p.now.AddDate(0, 0, 2)), Label: "tomorrow"}}, true
+	case "next", "следующий", "следующей", "следующем", "следующую":
+		// planned dates: "next week" is the coming calendar week, "the next
+		// 30 days" the days after today
+		if u := unitOf(p.word(i + 1)); u != "" && u != "day" {
+			start := p.periodStart(u)
+			from := p.ahead(start, 1, u)
+			return timeMatch{end: i + 2, w: Window{From: day(from), To: day(p.ahead(from, 1, u)), Label: "next " + u}}, true
+		}
+		if v, ok := p.num(i + 1); ok && v >= 1 && v == float64(int(v)) {
+			if u := unitOf(p.word(i + 2)); u != "" {
+				from := p.now.AddDate(0, 0, 1)
+				return timeMatch{end: i + 3, w: Window{From: day(from), To: day(p.ahead(from, int(v), u)), Label: "the next " + plural(int(v), u)}}, true
+			}
+		}
 	case "yesterday", "вчера":
 		return timeMatch{end: i + 1, w: Window{From: day(p.now.AddDate(0, 0, -1)), To: day(p.now), Label: "yesterday"}}, true
 	case "this", "current", "этот", "этом", "эту", "текущий", "текущем", "текущую":

@@ -15,6 +15,10 @@ func TestParseWindow(t *testing.T) {
 		all      bool
 	}{
 		{in: "last 30 days", from: "2026-10-21", to: "2026-11-21"},
+		{in: "tomorrow", from: "2026-11-21", to: "2026-11-22"},
+		{in: "next week", from: "2026-11-23", to: "2026-11-30"},
+		{in: "next month", from: "2026-12-01", to: "2027-01-01"},
+		{in: "in the next 10 days", from: "2026-11-21", to: "2026-12-01"},
 		{in: "in the past 2 weeks", from: "2026-11-06", to: "2026-11-21"},
 		{in: "over the last 12 months", from: "2025-11-20", to: "2026-11-21"},
 		{in: "last month", from: "2026-10-20", to: "2026-11-21"},
