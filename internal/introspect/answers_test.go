@@ -64,6 +64,8 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			{q: "number of books by author country", gold: "SELECT a.country, COUNT(*) FROM books b JOIN authors a ON a.author_id = b.author_id GROUP BY a.country"},
 			{q: "top 3 members by number of loans", gold: "SELECT member_id FROM loans GROUP BY member_id ORDER BY COUNT(*) DESC, member_id LIMIT 3"},
 			{q: "books with 304 pages", gold: "SELECT book_id FROM books WHERE pages = 304"},
+			{q: "books longer than 900 pages", gold: "SELECT book_id FROM books WHERE pages > 900"},
+			{q: "books cheaper than 10", gold: "SELECT book_id FROM books WHERE price < 10"},
 			{q: "the 3 books with the highest price", gold: "SELECT book_id FROM books ORDER BY price DESC LIMIT 3"},
 			{q: "top 2 genres by average price", gold: "SELECT genre FROM books GROUP BY genre ORDER BY AVG(price) DESC LIMIT 2", says: "(the top 2)"},
 			{q: "top authors", ask: "ranking_metric"},

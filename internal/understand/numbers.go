@@ -103,6 +103,9 @@ func (b *builder) numbers() {
 		if hi != nil {
 			hi.used = true
 		}
+		if len(cols) > 1 && p != nil && p.kind == kCmp {
+			cols = byComparatorKind(b.words(p), cols)
+		}
 		var col *model.Column
 		switch {
 		case len(cols) == 1:
@@ -341,6 +344,41 @@ func (b *builder) window() {
 		}
 		b.setWindow(e, *m.window, m)
 	}
+}
+
+// comparatorKinds are comparatives that say what kind of number they
+// compare, and the words of such columns' names: "cheaper than 10" is a
+// price, "longer than 45" a duration or a length.
+var comparatorKinds = map[string][]string{
+	"cheaper": {"price", "cost", "amount", "fee", "salary", "total", "value", "revenue", "usd", "eur", "gbp"},
+	"pricier": {"price", "cost", "amount", "fee"}, "costlier": {"price", "cost", "amount", "fee"},
+	"longer":  {"duration", "length", "minutes", "hours", "days", "seconds", "km", "miles", "distance", "pages"},
+	"shorter": {"duration", "length", "minutes", "hours", "days", "seconds", "km", "miles", "distance", "pages"},
+	"heavier": {"weight", "kg", "lb", "mass"}, "lighter": {"weight", "kg", "lb", "mass"},
+}
+
+// byComparatorKind keeps the columns a comparative's kind names, when
+// some do.
+func byComparatorKind(words string, cols []*model.Column) []*model.Column {
+	first, _, _ := strings.Cut(words, " ")
+	kinds, ok := comparatorKinds[first]
+	if !ok {
+		return cols
+	}
+	var out []*model.Column
+	for _, c := range cols {
+		name := strings.ToLower(c.Name + "_" + c.Unit)
+		for _, part := range strings.FieldsFunc(name, func(r rune) bool { return r == '_' || r == ' ' }) {
+			if slices.Contains(kinds, part) {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	if len(out) == 0 {
+		return cols
+	}
+	return out
 }
 
 // plannedWords name the dates of what is still to come.

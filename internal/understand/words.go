@@ -56,10 +56,10 @@ var perWords = []string{"per", "for each", "for every", "each", "by each", "дл
 var notWords = []string{"not", "no", "non", "without", "excluding", "except", "other than", "never", "не", "без", "кроме"}
 
 var cmpWords = map[string][]string{
-	">":       {"over", "above", "more than", "greater than", "higher than", "larger than", "bigger than", "exceeding", "exceeds", "exceed", "in excess of", "больше", "более", "свыше", "выше", "больше чем"},
+	">":       {"over", "above", "more than", "greater than", "higher than", "larger than", "bigger than", "longer than", "heavier than", "older than", "costlier than", "pricier than", "later than", "exceeding", "exceeds", "exceed", "in excess of", "больше", "более", "свыше", "выше", "больше чем"},
 	">=":      {"at least", "minimum of", "or more", "не менее", "не меньше"},
 	"<=":      {"at most", "no more than", "up to", "maximum of", "or less", "не более", "не больше"},
-	"<":       {"under", "below", "less than", "fewer than", "lower than", "smaller than", "меньше", "менее", "ниже", "меньше чем"},
+	"<":       {"under", "below", "less than", "fewer than", "lower than", "smaller than", "shorter than", "lighter than", "younger than", "cheaper than", "earlier than", "меньше", "менее", "ниже", "меньше чем"},
 	"=":       {"equal to", "equals", "exactly", "равно", "ровно"},
 	"between": {"between", "from", "in the range", "ranging from", "между", "от"},
 }
