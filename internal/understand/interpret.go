@@ -599,17 +599,27 @@ func (b *builder) byDirection(m *mention, cands []valCand) []valCand {
 	}
 	var out []valCand
 	for _, c := range cands {
-		for _, part := range strings.Split(strings.ToLower(c.col.Name), "_") {
-			if slices.Contains(words, part) {
-				out = append(out, c)
-				break
-			}
+		if nameHasWord(c.col, words) {
+			out = append(out, c)
 		}
 	}
 	if len(out) == 0 {
 		return cands
 	}
 	return out
+}
+
+// nameHasWord reports whether one of the words of a column's name or unit
+// is among words ("origin_city" has "origin", "duration_minutes" has
+// "minutes").
+func nameHasWord(c *model.Column, words []string) bool {
+	name := strings.ToLower(c.Name + "_" + c.Unit)
+	for _, part := range strings.FieldsFunc(name, func(r rune) bool { return r == '_' || r == ' ' }) {
+		if slices.Contains(words, part) {
+			return true
+		}
+	}
+	return false
 }
 
 // bySiblings narrows values named in part using another value of the same

@@ -3,7 +3,6 @@ package understand
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -367,12 +366,8 @@ func byComparatorKind(words string, cols []*model.Column) []*model.Column {
 	}
 	var out []*model.Column
 	for _, c := range cols {
-		name := strings.ToLower(c.Name + "_" + c.Unit)
-		for _, part := range strings.FieldsFunc(name, func(r rune) bool { return r == '_' || r == ' ' }) {
-			if slices.Contains(kinds, part) {
-				out = append(out, c)
-				break
-			}
+		if nameHasWord(c, kinds) {
+			out = append(out, c)
 		}
 	}
 	if len(out) == 0 {
@@ -392,16 +387,11 @@ func (b *builder) plannedDate(w Window) *model.Column {
 	}
 	var found *model.Column
 	for _, c := range b.q.Base.Columns {
-		if !c.Temporal() {
-			continue
-		}
-		for _, part := range strings.Split(strings.ToLower(c.Name), "_") {
-			if slices.Contains(plannedWords, part) {
-				if found != nil && found != c {
-					return nil
-				}
-				found = c
+		if c.Temporal() && nameHasWord(c, plannedWords) {
+			if found != nil {
+				return nil
 			}
+			found = c
 		}
 	}
 	return found
