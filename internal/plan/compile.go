@@ -77,6 +77,9 @@ func Compile(m *model.Model, q *understand.Query, d model.Dialect, opt Options) 
 	}
 	c := &compiler{m: m, q: q, w: &writer{d: d}, opt: opt, base: q.Base, joined: map[*model.Entity]bool{q.Base: true}, names: map[string]int{}}
 	p, err := c.compile()
+	if err == nil {
+		err = c.w.err
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -877,5 +880,8 @@ func CompileCount(m *model.Model, q *understand.Query, d model.Dialect, opt Opti
 		return "", nil, err
 	}
 	sql, args := c.w.bind("SELECT COUNT(*)" + c.from() + c.whereSQL())
+	if c.w.err != nil {
+		return "", nil, c.w.err
+	}
 	return sql, args, nil
 }

@@ -13,6 +13,9 @@ import (
 type writer struct {
 	d    model.Dialect
 	args []any
+	// err is the first statement bind could not number; the compile
+	// that used the writer fails with it
+	err error
 }
 
 // quote quotes an identifier for the dialect.
@@ -75,12 +78,15 @@ func (w *writer) bind(sql string) (string, []any) {
 			return b.String(), args
 		}
 		j := strings.Index(sql[i+1:], paramMark)
-		if j < 0 {
-			panic("plan: unterminated parameter marker")
+		idx, err := -1, error(nil)
+		if j >= 0 {
+			idx, err = strconv.Atoi(sql[i+1 : i+1+j])
 		}
-		idx, err := strconv.Atoi(sql[i+1 : i+1+j])
-		if err != nil || idx < 0 || idx >= len(w.args) {
-			panic("plan: bad parameter marker")
+		if j < 0 || err != nil || idx < 0 || idx >= len(w.args) {
+			if w.err == nil {
+				w.err = fmt.Errorf("%w: a parameter marker in the statement is malformed", ErrUnsupported)
+			}
+			return sql, nil
 		}
 		b.WriteString(sql[:i])
 		args = append(args, w.args[idx])
