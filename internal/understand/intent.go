@@ -450,8 +450,8 @@ func (b *builder) namedAggColumn() *Agg {
 			continue
 		}
 		first := b.l.texts[m.start]
-		for op, ws := range aggWords {
-			if (op == "sum" || op == "avg") && slices.Contains(ws, first) {
+		for _, op := range []string{"sum", "avg"} {
+			if slices.Contains(aggWords[op], first) {
 				m.used = true
 				return &Agg{Func: op, Column: c, Label: aggWord(op) + " " + strings.TrimPrefix(strings.ToLower(c.Title()), first+" ")}
 			}
