@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/clarify-sql/clarify/internal/guard"
 	"github.com/clarify-sql/clarify/internal/introspect"
@@ -19,6 +20,7 @@ func draftModel(ctx context.Context, db *sql.DB, d model.Dialect, name string) (
 	if err != nil {
 		return nil, err
 	}
+	s.Now = time.Now()
 	return introspect.Draft(s, name)
 }
 

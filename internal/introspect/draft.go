@@ -51,6 +51,9 @@ type entity struct {
 	listColumns   []string
 	cols          []*column
 	byName        map[string]*column
+	// link is set for a table that only links others (film_actor): its
+	// rows are pairs, never what a question is about.
+	link bool
 }
 
 // column is the draft of one column.
@@ -83,6 +86,10 @@ type drafter struct {
 	// entityWords holds every phrase (normalized) that names an entity, so
 	// that no column synonym shadows one.
 	entityWords map[string]bool
+	// vague are the drafted vague words, from the measures' distributions.
+	vague []vagueTerm
+	// measures are the drafted named aggregations (revenue).
+	measures []namedMeasure
 }
 
 func newDrafter(s *Schema) *drafter {
@@ -135,6 +142,7 @@ func newDrafter(s *Schema) *drafter {
 			}
 		}
 	}
+	d.splitCompounds()
 	d.labels()
 	for _, e := range d.ents {
 		d.columns(e)
@@ -156,8 +164,29 @@ func newDrafter(s *Schema) *drafter {
 			e.timeColumn = d.inheritedTimeColumn(e)
 		}
 		e.listColumns = listColumns(e)
+		e.link = linkTable(e)
 	}
+	d.revenue()
+	d.vagueTerms()
+	d.recentTerms()
 	return d
+}
+
+// linkTable reports whether a table only links two or more others: every
+// column is a reference, the key, a date or a flag, and at least two
+// columns reference other entities (film_actor, playlist_track).
+func linkTable(e *entity) bool {
+	refs := 0
+	for _, c := range e.cols {
+		switch {
+		case c.references != "":
+			refs++
+		case c.c.Name == e.key, c.role == model.RoleTime, c.role == model.RoleFlag:
+		default:
+			return false
+		}
+	}
+	return refs >= 2
 }
 
 func (d *drafter) skip(table, why string) { d.skipped = append(d.skipped, skipped{table, why}) }
@@ -285,6 +314,55 @@ func inForeignKey(t *Table, col string) bool {
 	return false
 }
 
+// splitCompounds finds the words of a table name written as one word
+// (productlines, orderdetails): a column whose words spell it (productLine)
+// says where they part; failing that, another table's name that begins it
+// (order + details). Only names of one word of eight letters or more are
+// split, and only into parts of three letters or more.
+func (d *drafter) splitCompounds() {
+	for _, e := range d.ents {
+		if len(e.words) != 1 || len(e.words[0]) < 8 || len(e.base) != 1 {
+			continue
+		}
+		w := e.words[0]
+		var parts []string
+		for _, c := range e.t.Columns {
+			cw := splitName(c.Name)
+			if len(cw) >= 2 && (strings.Join(cw, "") == w || strings.Join(cw, "") == singular(w)) && allLen(cw, 3) {
+				parts = cw
+				if strings.Join(cw, "") != w { // the table name is the plural
+					parts[len(parts)-1] = w[len(strings.Join(cw[:len(cw)-1], "")):]
+				}
+				break
+			}
+		}
+		if parts == nil {
+			// the longest other table name that begins this one
+			for _, o := range d.ents {
+				ow := singularPhrase(o.words)
+				if o == e || strings.Contains(ow, " ") || len(ow) < 3 || !strings.HasPrefix(w, ow) || len(w)-len(ow) < 3 {
+					continue
+				}
+				if parts == nil || len(ow) > len(parts[0]) {
+					parts = []string{ow, w[len(ow):]}
+				}
+			}
+		}
+		if parts != nil {
+			e.words, e.base = parts, parts
+		}
+	}
+}
+
+func allLen(ws []string, n int) bool {
+	for _, w := range ws {
+		if len(w) < n {
+			return false
+		}
+	}
+	return true
+}
+
 // labels sets each entity's label and plural from its table name without
 // the area prefix (sales_customers → customer, customers). When two
 // entities would get the same label, both keep their whole names.
@@ -327,6 +405,10 @@ func (d *drafter) columns(e *entity) {
 		}
 		if k == KindOther && c.Name != e.key {
 			left = append(left, c.Name+" ("+c.DeclaredType+", a type questions cannot use)")
+			continue
+		}
+		if secretNamed(splitName(c.Name)) && c.Name != e.key {
+			left = append(left, c.Name+" (a secret: never shown, matched or loaded)")
 			continue
 		}
 		col := &column{c: c, words: splitName(c.Name), kind: k}

@@ -29,6 +29,18 @@ func (d *drafter) emit(name string) []byte {
 		b.WriteString("\n")
 		writeComment(&b, "  ", fmt.Sprintf("Table %s is not in the model: %s.", s.table, s.why))
 	}
+	if len(d.measures) > 0 {
+		b.WriteString("\nmeasures:\n")
+		for _, m := range d.measures {
+			writeMeasure(&b, m)
+		}
+	}
+	if len(d.vague) > 0 {
+		b.WriteString("\nvague_terms:\n")
+		for _, v := range d.vague {
+			writeVague(&b, v)
+		}
+	}
 	if len(d.areas) > 0 {
 		b.WriteString("\nareas:\n")
 		for _, a := range d.areas {
@@ -60,6 +72,50 @@ func writeEntity(b *bytes.Buffer, e *entity) {
 	b.WriteString("    columns:\n")
 	for _, c := range e.cols {
 		fmt.Fprintf(b, "      - %s\n", columnYAML(c))
+	}
+}
+
+func writeMeasure(b *bytes.Buffer, m namedMeasure) {
+	fmt.Fprintf(b, "  - name: %s\n", scalar(m.name))
+	fmt.Fprintf(b, "    label: %s\n", scalar(m.label))
+	fmt.Fprintf(b, "    entity: %s\n", scalar(m.entity))
+	if len(m.synonyms) > 0 {
+		fmt.Fprintf(b, "    synonyms: %s\n", flowList(m.synonyms))
+	}
+	if m.expr.mysql == m.expr.sql {
+		fmt.Fprintf(b, "    expr: %s\n", strconv.Quote(m.expr.sql))
+	} else {
+		fmt.Fprintf(b, "    expr: {sql: %s, mysql: %s}\n", strconv.Quote(m.expr.sql), strconv.Quote(m.expr.mysql))
+	}
+	fmt.Fprintf(b, "    aggregate: %s\n", m.aggregate)
+	if m.description != "" {
+		fmt.Fprintf(b, "    description: %s\n", scalar(m.description))
+	}
+}
+
+func writeVague(b *bytes.Buffer, v vagueTerm) {
+	fmt.Fprintf(b, "  - name: %s\n", scalar(v.name))
+	fmt.Fprintf(b, "    words: %s\n", flowList(v.words))
+	fmt.Fprintf(b, "    applies_to: [%s]\n", scalar(v.entity))
+	if len(v.superlatives) > 0 {
+		fmt.Fprintf(b, "    superlatives: %s\n", flowList(v.superlatives))
+		fmt.Fprintf(b, "    order: %s\n", scalar(v.order))
+	}
+	b.WriteString("    options:\n")
+	for _, o := range v.options {
+		parts := []string{"id: " + scalar(o.id), "label: " + scalar(o.label)}
+		if o.description != "" {
+			parts = append(parts, "description: "+scalar(o.description))
+		}
+		if o.last != "" {
+			parts = append(parts, "last: "+scalar(o.last))
+		} else {
+			parts = append(parts, "condition: "+scalar(o.condition))
+		}
+		if o.best {
+			parts = append(parts, "best_guess: true")
+		}
+		fmt.Fprintf(b, "      - {%s}\n", strings.Join(parts, ", "))
 	}
 }
 

@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
@@ -122,7 +124,81 @@ func measure(ctx context.Context, db *sql.DB, d model.Dialect, t *Table, estimat
 			return err
 		}
 	}
+	for _, c := range t.Columns {
+		switch {
+		case c.Kind.numeric():
+			if err := distribution(ctx, db, d, t, c); err != nil {
+				return err
+			}
+		case c.Kind == KindDate || c.Kind == KindTimestamp || dateKind(c.Samples) != "":
+			if err := latest(ctx, db, d, t, c); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
+}
+
+// latest reads the largest value of a date column among the first
+// SampleRows rows.
+func latest(ctx context.Context, db *sql.DB, d model.Dialect, t *Table, c *Column) error {
+	col := quote(d, c.Name)
+	q := fmt.Sprintf("SELECT MAX(%s) FROM (SELECT %s FROM %s LIMIT %d) s", col, col, quote(d, t.Name), SampleRows)
+	var v sql.NullString
+	if err := db.QueryRowContext(ctx, q).Scan(&v); err != nil {
+		return fmt.Errorf("latest %s: %w", c.Name, err)
+	}
+	c.Latest = v.String
+	if len(c.Latest) > 10 && c.Latest[4] == '-' {
+		c.Latest = c.Latest[:10] // the day is what "recent" compares
+	}
+	return nil
+}
+
+// distribution reads a numeric column's quantiles and mean from at most
+// QuantileRows non-null values of the first SampleRows rows.
+func distribution(ctx context.Context, db *sql.DB, d model.Dialect, t *Table, c *Column) error {
+	col := quote(d, c.Name)
+	q := fmt.Sprintf("SELECT %s FROM (SELECT %s FROM %s LIMIT %d) s WHERE %s IS NOT NULL LIMIT %d",
+		col, col, quote(d, t.Name), SampleRows, col, QuantileRows)
+	rows, err := db.QueryContext(ctx, q)
+	if err != nil {
+		return fmt.Errorf("distribution of %s: %w", c.Name, err)
+	}
+	defer rows.Close()
+	var vals []float64
+	for rows.Next() {
+		var v sql.NullString
+		if err := rows.Scan(&v); err != nil {
+			return fmt.Errorf("distribution of %s: %w", c.Name, err)
+		}
+		if f, err := strconv.ParseFloat(strings.TrimSpace(v.String), 64); err == nil && v.Valid && !math.IsNaN(f) && !math.IsInf(f, 0) {
+			vals = append(vals, f)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("distribution of %s: %w", c.Name, err)
+	}
+	c.Quantiles, c.Mean = quantiles(vals)
+	return nil
+}
+
+// quantiles returns the values at quantilePoints (nearest rank) and the
+// mean; nil when vals is empty.
+func quantiles(vals []float64) ([]float64, float64) {
+	if len(vals) == 0 {
+		return nil, 0
+	}
+	sort.Float64s(vals)
+	sum := 0.0
+	for _, v := range vals {
+		sum += v
+	}
+	out := make([]float64, len(quantilePoints))
+	for i, p := range quantilePoints {
+		out[i] = vals[int(math.Round(p*float64(len(vals)-1)))]
+	}
+	return out, sum / float64(len(vals))
 }
 
 // columnStats measures distinct counts (and text lengths, integer ranges)

@@ -119,7 +119,7 @@ func TestDraftColumns(t *testing.T) {
 		{schema: "hr", entity: "employees", column: "manager_id", role: "id", typ: "integer", references: "employees.employee_id"},
 		{schema: "hr", entity: "employees", column: "hire_date", role: "time", typ: "date", synonyms: []string{"hire date", "hired", "date"}},
 		{schema: "hr", entity: "employees", column: "birth_date", role: "time", typ: "date", synonyms: []string{"born", "birthday"}, notSynonyms: []string{"date"}},
-		{schema: "hr", entity: "employees", column: "salary", role: "measure", typ: "numeric", aggregate: "sum"},
+		{schema: "hr", entity: "employees", column: "salary", role: "measure", typ: "numeric", aggregate: "avg"},
 		{schema: "hr", entity: "employees", column: "is_manager", role: "flag", typ: "integer", label: "manager", synonyms: []string{"manager"}},
 		{schema: "hr", entity: "salary_history", column: "employee_id", role: "id", typ: "integer", references: "employees.employee_id"},
 		{schema: "hr", entity: "salary_history", column: "effective_date", role: "time", typ: "date"},

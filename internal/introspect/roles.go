@@ -125,6 +125,37 @@ func flagNamed(w []string) bool {
 	return len(w) == 1 && flagWords[w[0]] || last(w) == "flag"
 }
 
+// secretWords name columns that hold credentials or personal identifiers
+// nobody should read through Clarify: they are never drafted, so no
+// question can show them and their values are never loaded.
+var secretWords = wordSet(`password passwd pwd passcode passphrase hash hashed salt secret secrets token tokens
+	apikey otp cvv cvc ssn`)
+
+// secretNamed reports whether a column's name says it holds a secret:
+// password, password_hash, salt, api_key, auth_token, ssn, card_number…
+func secretNamed(w []string) bool {
+	if hasWordIn(w, secretWords) {
+		return true
+	}
+	joined := " " + strings.Join(w, " ") + " "
+	for _, p := range []string{" api key ", " private key ", " secret key ", " access key ", " social security ",
+		" card number ", " credit card ", " cc number "} {
+		if strings.Contains(joined, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasWordIn(w []string, set map[string]bool) bool {
+	for _, x := range w {
+		if set[x] {
+			return true
+		}
+	}
+	return false
+}
+
 // measureNamed are words that say a number is a quantity, never a flag.
 var measureNamed = []string{"quantity", "qty", "count", "amount", "total", "number", "num", "price", "cost",
 	"sum", "balance", "score", "rating", "level", "stock", "units"}
@@ -225,12 +256,17 @@ func (d *drafter) display(e *entity) {
 		}
 	}
 	own := []string{e.label + " name", strings.Join(e.base, " ") + " name", singularPhrase(e.words) + " name"}
+	lastName, firstName := is("last name", "lastname", "surname"), is("first name", "firstname")
+	person := find(lastName) != "" && find(firstName) != ""
 	tries := []func(c *column) bool{
-		is("name"), is("full name", "fullname"), is("title"), is(own...), is("display name"),
+		is("name"), is("full name", "fullname"), is(own...), is("display name"),
+		// a person's title is a job title: first and last names name people
+		func(c *column) bool { return person && lastName(c) },
+		is("title"),
 		func(c *column) bool {
-			return last(c.words) == "name" && !hasWord(c.words, "first", "middle", "last", "user")
+			return last(c.words) == "name" && !hasWord(c.words, "first", "middle", "last", "user", "contact")
 		},
-		is("last name", "lastname", "surname"), is("first name", "firstname"), is("label"),
+		lastName, firstName, is("label"),
 		func(c *column) bool { return nameNamed(c.words) },
 		func(c *column) bool {
 			// the first text column with (nearly) one value per row
@@ -258,7 +294,7 @@ func (d *drafter) roles(e *entity) {
 			c.role = model.RoleID
 		case c.kind == KindDate || c.kind == KindTimestamp:
 			c.role = model.RoleTime
-		case isKey && c.kind == KindText && !idNamed(c.words) && c.c.MaxLen >= 2 && c.c.MaxLen <= 16:
+		case isKey && c.kind == KindText && c.c.MaxLen >= 2 && (!idNamed(c.words) && c.c.MaxLen <= 16 || codeValues(c.c)):
 			// a short code people type ("AAPL", "USD"): match its values;
 			// single letters would match "a" and "I" in every question
 			c.role, c.values = model.RoleName, true
@@ -300,10 +336,18 @@ func (d *drafter) number(c *column) {
 			}
 			words = words[:len(words)-1]
 			c.label = strings.Join(words, " ")
+		} else if u, ok := units[last(words)]; ok && timeUnits[u] {
+			// a column named for its unit alone (Milliseconds) holds a
+			// duration in that unit
+			c.unit = u
 		}
 		c.aggregate = aggregateOf(words, c.unit)
 	}
 }
+
+// timeUnits are the units of durations: their columns are called a
+// duration or a length by the people who ask about them.
+var timeUnits = map[string]bool{"ms": true, "seconds": true, "minutes": true, "hours": true, "days": true, "weeks": true}
 
 // text sets the role of a text column.
 func (d *drafter) text(e *entity, c *column) {
@@ -313,22 +357,70 @@ func (d *drafter) text(e *entity, c *column) {
 		c.role, c.values = model.RoleName, true
 	case c.kind == KindUUID || idNamed(c.words):
 		c.role = model.RoleID
-	case c.c.MaxLen > longText:
+	case c.c.MaxLen > longText, contactNamed(c.words):
 		c.role = model.RoleText
-	case low:
+	case low, placeNamed(c.words) && c.c.MaxLen <= shortText:
 		c.role, c.values = model.RoleDimension, true
 	case nameNamed(c.words):
 		c.role, c.values = model.RoleName, true
+	case repeatedShort(c.c, e.t):
+		// a city or a country in a big table: too many values to call
+		// the column low-cardinality, but values that repeat are what
+		// questions filter on ("customers in Paris")
+		c.role, c.values = model.RoleDimension, true
 	default:
 		c.role = model.RoleText
 	}
 }
 
+// codeValues reports whether a text column holds short upper-case codes
+// people type (UK, IT_PROG, SA_REP), whatever its name.
+func codeValues(c *Column) bool {
+	if c.MaxLen > 10 || len(c.Samples) == 0 {
+		return false
+	}
+	for _, s := range c.Samples {
+		if strings.ToUpper(s) != s || !strings.ContainsAny(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+			return false
+		}
+	}
+	return true
+}
+
+// placeNamed reports whether a column names a place: its values are what
+// questions filter on ("in Seattle", "from Canada"), however many there are.
+func placeNamed(w []string) bool {
+	return hasWord(w, "city", "town", "country", "state", "province", "region", "county", "territory", "continent",
+		"district", "nationality", "citizenship")
+}
+
+// contactNamed reports whether a column holds a way to reach someone or
+// part of an address: its values are read, never matched in questions.
+func contactNamed(w []string) bool {
+	return hasWord(w, "phone", "fax", "mobile", "email", "mail", "url", "website", "web", "address", "street", "line1",
+		"line2", "addressline1", "addressline2", "zip", "zipcode", "postal", "postcode", "extension", "ext", "ip", "password", "comment", "comments",
+		"note", "notes", "description", "desc", "remarks")
+}
+
+// repeatedShort reports whether a text column holds short values that
+// repeat: at least one value in ten is a repeat, or several rows share a
+// value in a small table.
+func repeatedShort(c *Column, t *Table) bool {
+	n := t.Sampled
+	return c.Distinct >= 1 && c.MaxLen <= shortText && n > 0 && c.Distinct*10 <= n*9
+}
+
+// shortText is the longest value of a column matched as a dimension
+// although it has many distinct values.
+const shortText = 40
+
 // units are name suffixes that carry a measure's unit (area_cm2).
 var units = map[string]string{
 	"cm2": "cm²", "m2": "m²", "km2": "km²", "cm": "cm", "mm": "mm", "km": "km", "kg": "kg", "mg": "mg",
 	"usd": "USD", "eur": "EUR", "gbp": "GBP", "pct": "%", "percent": "%", "days": "days", "hours": "hours",
-	"minutes": "minutes", "mins": "minutes", "seconds": "seconds", "secs": "seconds", "ms": "ms", "lbs": "lb",
+	"minutes": "minutes", "mins": "minutes", "min": "minutes", "seconds": "seconds", "secs": "seconds", "sec": "seconds",
+	"ms": "ms", "millis": "ms", "msec": "ms", "milliseconds": "ms", "hrs": "hours", "hr": "hours", "weeks": "weeks",
+	"bytes": "bytes", "kb": "KB", "mb": "MB", "gb": "GB", "lbs": "lb", "lb": "lb",
 	"liters": "l", "litres": "l", "l": "l", "ml": "ml", "gallons": "gal", "gal": "gal", "kwh": "kWh",
 	"miles": "mi", "mi": "mi", "meters": "m", "metres": "m", "m": "m", "g": "g", "grams": "g", "tons": "t",
 	"kilometers": "km", "kilometres": "km", "mph": "mph", "kmh": "km/h",
@@ -338,7 +430,9 @@ var units = map[string]string{
 // their average does (prices, rates, scores, ages, percentages, sizes).
 var avgWords = []string{"price", "prices", "rate", "ratio", "score", "rating", "age", "percent", "percentage",
 	"pct", "margin", "temperature", "temp", "avg", "average", "mean", "median", "lat", "latitude", "lon", "lng",
-	"longitude", "year", "limit", "level", "grade", "height", "width", "depth", "size", "area", "stars", "probability"}
+	"longitude", "year", "limit", "level", "grade", "height", "width", "depth", "size", "area", "stars", "probability",
+	"length", "duration", "runtime", "weight", "mass", "salary", "wage", "wages", "pay", "income", "speed", "time",
+	"bytes", "milliseconds", "seconds", "minutes", "hours", "msrp", "popularity", "gpa"}
 
 // aggregateOf is a measure's default aggregate: max for highs and maxima,
 // min for lows and minima, avg for what is not additive, sum otherwise.
@@ -348,7 +442,7 @@ func aggregateOf(w []string, unit string) string {
 		return "max"
 	case hasWord(w, "low", "lowest", "min", "minimum", "lower"):
 		return "min"
-	case hasWord(w, avgWords...), len(w) > 1 && w[0] == "unit", unit == "%":
+	case hasWord(w, avgWords...), len(w) > 1 && w[0] == "unit", unit == "%", timeUnits[unit]:
 		return "avg"
 	}
 	return "sum"

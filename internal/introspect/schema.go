@@ -2,6 +2,7 @@ package introspect
 
 import (
 	"strings"
+	"time"
 
 	"github.com/clarify-sql/clarify/internal/model"
 )
@@ -18,7 +19,14 @@ const (
 	SampleValues = 5
 	// SampleScan bounds the non-null rows the sample values are taken from.
 	SampleScan = 1_000
+	// QuantileRows bounds the non-null values a numeric column's
+	// distribution is read from.
+	QuantileRows = 20_000
 )
+
+// quantilePoints are the positions kept for a numeric column: the smallest value, the
+// 10th, 25th, 50th, 75th and 90th percentiles and the largest value.
+var quantilePoints = [...]float64{0, 0.10, 0.25, 0.50, 0.75, 0.90, 1}
 
 // Schema is what Inspect read from one database.
 type Schema struct {
@@ -26,6 +34,10 @@ type Schema struct {
 	Dialect model.Dialect
 	// Tables in name order.
 	Tables []*Table
+	// Now is when the schema was read (set by the caller; zero when
+	// unknown): with Latest it tells data still being written from an old
+	// snapshot, whose "recent" rows are relative to its own last date.
+	Now time.Time
 	// Unreadable maps tables whose rows could not be read (no SELECT
 	// privilege, a broken view of a foreign table…) to the error; they are
 	// not in Tables.
@@ -73,6 +85,16 @@ type Column struct {
 	// Min and Max are the smallest and largest values of an integer column
 	// among the sampled rows (0 for other columns and when all are null).
 	Min, Max int64
+	// Quantiles are a numeric column's values at quantilePoints and Mean
+	// their average, over at most QuantileRows non-null values of the
+	// sampled rows; nil when the column is not numeric or has no values.
+	// Drafting reads vague words ("long", "expensive") from them.
+	Quantiles []float64
+	Mean      float64
+	// Latest is the largest value of a date or timestamp column (or of a
+	// text column holding ISO dates) among the sampled rows, as text; ""
+	// when there is none. Drafting tells fresh data from a snapshot by it.
+	Latest string
 	// Samples are up to SampleValues distinct non-null, non-empty values,
 	// smallest first, from the first SampleScan such rows, as text (text and
 	// integer columns only).
@@ -171,4 +193,10 @@ func kindOf(declared string) Kind {
 // samples of a column of this kind.
 func (k Kind) measured() bool {
 	return k == KindText || k == KindInteger || k == KindUnknown
+}
+
+// numeric reports whether a column of this kind holds numbers whose
+// distribution Inspect reads.
+func (k Kind) numeric() bool {
+	return k == KindInteger || k == KindReal || k == KindNumeric
 }

@@ -1,6 +1,7 @@
 package introspect
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
@@ -131,6 +132,11 @@ func (d *drafter) columnSynonyms(e *entity, c *column) []string {
 	if c.role == model.RoleName && c.c.Name == e.display && last(w) == "name" {
 		add("name")
 	}
+	if c.c.Name != e.display {
+		// "name" alone is the row's name: the display column's word, not
+		// every column that ends in name (contact_last_name)
+		syn = slices.DeleteFunc(syn, func(s string) bool { return s == "name" || s == "title" && c.role == model.RoleName })
+	}
 	return d.keepSynonyms(e, c, syn)
 }
 
@@ -151,6 +157,14 @@ var variants = map[string][]string{
 	"phone number":  {"phone", "telephone"},
 	"dob":           {"date of birth", "birthday", "born"},
 	"qty":           {"quantity"},
+	"min":           {"minimum"},
+	"max":           {"maximum"},
+	"avg":           {"average"},
+	"pct":           {"percent", "percentage"},
+	"amt":           {"amount"},
+	"num":           {"number"},
+	"no":            {"number"},
+	"nbr":           {"number"},
 	"desc":          {"description"},
 	"addr":          {"address"},
 	"zip":           {"zip code", "postcode"},
