@@ -89,7 +89,7 @@ func TestDraftColumns(t *testing.T) {
 		{schema: "library", entity: "books", column: "author_id", role: "id", typ: "integer", references: "authors.author_id"},
 		{schema: "library", entity: "books", column: "title", role: "name", typ: "text", values: true},
 		{schema: "library", entity: "books", column: "genre", role: "dimension", typ: "text", values: true},
-		{schema: "library", entity: "books", column: "pages", role: "measure", typ: "integer", aggregate: "sum"},
+		{schema: "library", entity: "books", column: "pages", role: "measure", typ: "integer", aggregate: "avg"},
 		{schema: "library", entity: "books", column: "price", role: "measure", typ: "numeric", aggregate: "avg"},
 		{schema: "library", entity: "books", column: "isbn", role: "text", typ: "text"},
 		{schema: "library", entity: "members", column: "email", role: "text", typ: "text", synonyms: []string{"e-mail"}},

@@ -228,11 +228,16 @@ func lowCardinality(c *Column, t *Table) bool {
 // longText is free text (descriptions, notes): never a dimension.
 const longText = 100
 
+// longName is the longest value of a column named name or title that is
+// still matched as a name: titles of books and films run long.
+const longName = 300
+
 // display picks the column that names a row to a person.
 func (d *drafter) display(e *entity) {
 	var texts []*column
 	for _, c := range e.cols {
-		if c.kind == KindText && c.references == "" && c.c.MaxLen <= longText && !idNamed(c.words) {
+		// a title may be long (a book's), other long text is free text
+		if c.kind == KindText && c.references == "" && (c.c.MaxLen <= longText || nameNamed(c.words) && c.c.MaxLen <= longName) && !idNamed(c.words) {
 			texts = append(texts, c)
 		}
 	}
@@ -357,7 +362,7 @@ func (d *drafter) text(e *entity, c *column) {
 		c.role, c.values = model.RoleName, true
 	case c.kind == KindUUID || idNamed(c.words):
 		c.role = model.RoleID
-	case c.c.MaxLen > longText, contactNamed(c.words):
+	case c.c.MaxLen > longText && !(nameNamed(c.words) && c.c.MaxLen <= longName), contactNamed(c.words):
 		c.role = model.RoleText
 	case low, placeNamed(c.words) && c.c.MaxLen <= shortText:
 		c.role, c.values = model.RoleDimension, true
@@ -432,7 +437,7 @@ var avgWords = []string{"price", "prices", "rate", "ratio", "score", "rating", "
 	"pct", "margin", "temperature", "temp", "avg", "average", "mean", "median", "lat", "latitude", "lon", "lng",
 	"longitude", "year", "limit", "level", "grade", "height", "width", "depth", "size", "area", "stars", "probability",
 	"length", "duration", "runtime", "weight", "mass", "salary", "wage", "wages", "pay", "income", "speed", "time",
-	"bytes", "milliseconds", "seconds", "minutes", "hours", "msrp", "popularity", "gpa"}
+	"bytes", "milliseconds", "seconds", "minutes", "hours", "msrp", "popularity", "gpa", "pages"}
 
 // aggregateOf is a measure's default aggregate: max for highs and maxima,
 // min for lows and minima, avg for what is not additive, sum otherwise.

@@ -119,6 +119,10 @@ func (d *drafter) columnSynonyms(e *entity, c *column) []string {
 		add(head)
 	}
 	add(variants[strings.Join(w, " ")]...)
+	// num_pages is the "number of pages"
+	if len(w) > 1 && (w[0] == "num" || w[0] == "no" || w[0] == "nbr" || w[0] == "number") && w[1] != "of" {
+		add("number of " + strings.Join(w[1:], " "))
+	}
 	// "stock qty" is also "stock quantity"
 	if len(w) > 1 {
 		for i, x := range w {
