@@ -18,6 +18,7 @@ import (
 	"github.com/clarify-sql/clarify/internal/plan"
 	"github.com/clarify-sql/clarify/internal/source"
 	"github.com/clarify-sql/clarify/internal/understand"
+	"github.com/clarify-sql/clarify/internal/understand/text"
 )
 
 // Options tune an engine.
@@ -336,7 +337,7 @@ func (e *Engine) suggestions(ctx context.Context, in *understand.Interpretation,
 }
 
 // Normalize is the comparison form of a prompt.
-func Normalize(s string) string { return strings.Join(strings.Fields(understand.Normalize(s)), " ") }
+func Normalize(s string) string { return strings.Join(strings.Fields(text.Normalize(s)), " ") }
 
 func touched(q *understand.Query) []*model.Entity {
 	var es []*model.Entity

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/understand/text"
 )
 
 // MaxQuestionLen is the longest question accepted, in characters.
@@ -107,9 +108,9 @@ func (a *Analyzer) Analyze(ctx context.Context, question string, s Settings) (*I
 	if utf8.RuneCountInString(question) > MaxQuestionLen {
 		return nil, ErrTooLong
 	}
-	q := Normalize(question)
+	q := text.Normalize(question)
 	q = applyRewrites(q, s.Resolved)
-	toks := Tokenize(q)
+	toks := text.Tokenize(q)
 	if len(toks) == 0 {
 		return nil, ErrEmpty
 	}
@@ -118,12 +119,12 @@ func (a *Analyzer) Analyze(ctx context.Context, question string, s Settings) (*I
 	vstems := make([]string, len(toks))
 	texts := make([]string, len(toks))
 	for i, t := range toks {
-		stems[i], vstems[i], texts[i] = t.Stem, ValueStem(t.Text), t.Text
+		stems[i], vstems[i], texts[i] = t.Stem, text.ValueStem(t.Text), t.Text
 	}
 	l := &linker{a: a, vx: vx, toks: toks, stems: stems, vstems: vstems, texts: texts, fuzzy: map[int]string{}, tp: &timeParser{toks: toks, now: midnight(s.Now)}}
 	ms := l.link()
 	b := &builder{a: a, l: l, ms: ms, s: s, ctx: ctx, q: &Query{}, in: &Interpretation{Question: q, Lang: "en"}}
-	if IsCyrillic(q) {
+	if text.IsCyrillic(q) {
 		b.in.Lang = "ru"
 	}
 	for c, err := range vx.failed {

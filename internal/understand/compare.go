@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/understand/text"
 )
 
 // comparatives are the words that compare two quantities with "than".
@@ -32,7 +33,7 @@ func (b *builder) columnComparisons() {
 				break
 			}
 		}
-		if than < 0 || than+1 >= len(toks) || toks[than+1].Kind == Number {
+		if than < 0 || than+1 >= len(toks) || toks[than+1].Kind == text.Number {
 			continue // "more than 3" is a number comparison
 		}
 		left := b.stemsIn(max(0, k-3), than) // the words before, and between ("fewer outers than")
@@ -65,7 +66,7 @@ func withoutEntityWords(stems map[string]bool, e *model.Entity) map[string]bool 
 	out := map[string]bool{}
 	names := map[string]bool{}
 	for _, w := range entityWords(e) {
-		for _, s := range strings.Fields(StemPhrase(w)) {
+		for _, s := range strings.Fields(text.StemPhrase(w)) {
 			names[s] = true
 		}
 	}
@@ -191,7 +192,7 @@ func columnStems(c *model.Column) map[string]bool {
 	out := map[string]bool{}
 	for _, p := range append([]string{humanizeName(c.Name), c.Label}, c.Synonyms...) {
 		for _, w := range strings.Fields(strings.ToLower(p)) {
-			out[Stem(w)] = true
+			out[text.Stem(w)] = true
 		}
 	}
 	return out

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/understand/text"
 )
 
 // negated reports whether the mention at index i is negated ("not
@@ -449,7 +450,7 @@ func (b *builder) applyVague(o *Option, target *model.Entity, m *mention, key st
 // parseVagueAnswer reads a typed definition: a condition ("area > 15"), a
 // bare threshold ("15") when every option compares one column, or a period.
 func (b *builder) parseVagueAnswer(vt *model.VagueTerm, target *model.Entity) func(string) (*Option, string) {
-	return func(text string) (*Option, string) {
+	return func(answer string) (*Option, string) {
 		timeKind := false
 		for _, o := range vt.Options {
 			if o.Last != "" {
@@ -457,17 +458,17 @@ func (b *builder) parseVagueAnswer(vt *model.VagueTerm, target *model.Entity) fu
 			}
 		}
 		if timeKind {
-			if w, ok := ParseWindow(text, b.s.Now); ok {
+			if w, ok := ParseWindow(answer, b.s.Now); ok {
 				return &Option{ID: "custom:" + optionID(w.Label), Label: capitalize(w.Label), window: &w}, ""
 			}
 		}
 		if col, op, ok := commonThreshold(b.a.model, vt, target); ok {
-			if v, err := strconv.ParseFloat(strings.TrimSpace(strings.ReplaceAll(text, ",", "")), 64); err == nil {
+			if v, err := strconv.ParseFloat(strings.TrimSpace(strings.ReplaceAll(answer, ",", "")), 64); err == nil {
 				c := model.Compare{Left: model.Operand{Column: &model.ColumnRef{Entity: target.Name, Column: col.Name}}, Op: op, Right: []model.Operand{{Literal: v}}}
 				return b.condOption(c, target)
 			}
 		}
-		c, reason := b.ParseCondition(text, target)
+		c, reason := b.ParseCondition(answer, target)
 		if c == nil {
 			return nil, reason
 		}
@@ -512,15 +513,15 @@ func commonThreshold(m *model.Model, vt *model.VagueTerm, e *model.Entity) (*mod
 // ParseCondition reads a condition typed by a user against entity e: column
 // words may be names, labels or synonyms ("area > 15"). Values stay values:
 // the condition compiles to bound parameters.
-func (b *builder) ParseCondition(text string, e *model.Entity) (model.Cond, string) {
-	c, err := model.ParseCond(b.columnWordsToNames(text, e))
+func (b *builder) ParseCondition(answer string, e *model.Entity) (model.Cond, string) {
+	c, err := model.ParseCond(b.columnWordsToNames(answer, e))
 	if err != nil {
-		return nil, fmt.Sprintf("I could not read %q as a condition (for example \"area > 15\")", text)
+		return nil, fmt.Sprintf("I could not read %q as a condition (for example \"area > 15\")", answer)
 	}
 	c = qualify(c, e)
 	for _, ref := range model.CondColumns(c) {
 		if _, err := b.a.model.ResolveColumn(e, ref); err != nil {
-			return nil, fmt.Sprintf("%s: %v", text, err)
+			return nil, fmt.Sprintf("%s: %v", answer, err)
 		}
 	}
 	if why := checkTypes(b.a.model, e, c); why != "" {
@@ -531,14 +532,14 @@ func (b *builder) ParseCondition(text string, e *model.Entity) (model.Cond, stri
 
 // columnWordsToNames replaces column words of entity e ("reorder level")
 // with column names so the condition parser can read them.
-func (b *builder) columnWordsToNames(text string, e *model.Entity) string {
-	norm := Normalize(text)
+func (b *builder) columnWordsToNames(answer string, e *model.Entity) string {
+	norm := text.Normalize(answer)
 	type rep struct{ from, to string }
 	var reps []rep
 	for _, c := range e.Columns {
 		for _, w := range append([]string{c.Title(), c.Label}, c.Synonyms...) {
 			if w != "" && w != c.Name {
-				reps = append(reps, rep{Normalize(w), c.Name})
+				reps = append(reps, rep{text.Normalize(w), c.Name})
 			}
 		}
 	}
@@ -549,7 +550,7 @@ func (b *builder) columnWordsToNames(text string, e *model.Entity) string {
 		}
 	}
 	for _, r := range reps {
-		norm = replaceWords(norm, r.from, r.to)
+		norm = text.ReplaceWords(norm, r.from, r.to)
 	}
 	return norm
 }

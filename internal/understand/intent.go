@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/understand/text"
 )
 
 // intent settles what kind of answer is wanted: count, aggregate, groups,
@@ -816,24 +817,24 @@ func hasLabel(opts []*Option, label string) bool {
 }
 
 func (b *builder) parseAggAnswer(e *model.Entity) func(string) (*Option, string) {
-	return func(text string) (*Option, string) {
-		key := StemPhrase(text)
+	return func(answer string) (*Option, string) {
+		key := text.StemPhrase(answer)
 		for _, ms := range b.a.model.Measures {
 			for _, w := range append([]string{measureLabel(ms)}, ms.Synonyms...) {
-				if StemPhrase(w) == key {
+				if text.StemPhrase(w) == key {
 					return &Option{ID: "measure:" + ms.Name, Label: capitalize(measureLabel(ms)), metric: measureAgg(ms)}, ""
 				}
 			}
 		}
 		for _, c := range e.Columns {
-			if c.Numeric() && (StemPhrase(c.Title()) == key || strings.Contains(key, StemPhrase(c.Title()))) {
+			if c.Numeric() && (text.StemPhrase(c.Title()) == key || strings.Contains(key, text.StemPhrase(c.Title()))) {
 				return &Option{ID: "avg:" + c.Name, Label: "Average " + c.Title(), metric: &Agg{Func: "avg", Column: c, Label: "average " + c.Title()}}, ""
 			}
 		}
 		if strings.Contains(key, "count") || strings.Contains(key, "number") {
 			return &Option{ID: "count", Label: "Number of " + e.PluralLabel(), metric: &Agg{Func: "count", Label: "number of " + e.PluralLabel()}}, ""
 		}
-		return nil, fmt.Sprintf("%q is not a measure I know for %s", text, e.PluralLabel())
+		return nil, fmt.Sprintf("%q is not a measure I know for %s", answer, e.PluralLabel())
 	}
 }
 
@@ -1029,11 +1030,11 @@ func (b *builder) derivedMetrics(sl *Slot, r *model.Entity) {
 }
 
 func (b *builder) parseRankAnswer(r *model.Entity) func(string) (*Option, string) {
-	return func(text string) (*Option, string) {
-		key := StemPhrase(text)
+	return func(answer string) (*Option, string) {
+		key := text.StemPhrase(answer)
 		for _, ms := range b.a.model.Measures {
 			for _, w := range append([]string{measureLabel(ms), ms.Name}, ms.Synonyms...) {
-				if StemPhrase(w) == key {
+				if text.StemPhrase(w) == key {
 					if b.a.model.ToOne(b.a.model.Entity(ms.Entity), r) {
 						return &Option{ID: "measure:" + ms.Name, Label: measureLabel(ms), metric: measureAgg(ms)}, ""
 					}
@@ -1041,11 +1042,11 @@ func (b *builder) parseRankAnswer(r *model.Entity) func(string) (*Option, string
 			}
 		}
 		for _, c := range r.Columns {
-			if c.Numeric() && StemPhrase(c.Title()) == key {
+			if c.Numeric() && text.StemPhrase(c.Title()) == key {
 				return &Option{ID: "col:" + c.Name, Label: c.Title(), metric: &Agg{Func: "max", Column: c, Label: c.Title()}}, ""
 			}
 		}
-		return nil, fmt.Sprintf("%q is not a way I know to rank %s", text, r.PluralLabel())
+		return nil, fmt.Sprintf("%q is not a way I know to rank %s", answer, r.PluralLabel())
 	}
 }
 

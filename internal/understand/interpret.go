@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/understand/text"
 )
 
 // builder builds one Interpretation from linked mentions.
@@ -452,7 +453,7 @@ func (b *builder) resolveColumns() {
 		}
 		sl.Options[0].BestGuess = true
 		sl.Question = fmt.Sprintf("By %q, do you mean the %s, or another one?", words, strings.ToLower(sl.Options[0].Label))
-		o := b.settle(sl, func(text string) (*Option, string) { return b.parseColumnAnswer(text, narrowed) })
+		o := b.settle(sl, func(answer string) (*Option, string) { return b.parseColumnAnswer(answer, narrowed) })
 		if o != nil {
 			for _, e := range narrowed {
 				if e.column == o.column {
@@ -468,16 +469,16 @@ func columnLabel(c *model.Column) string {
 	return strings.ToUpper(t[:1]) + t[1:] + " (" + c.Entity().PluralLabel() + ")"
 }
 
-func (b *builder) parseColumnAnswer(text string, cols []entry) (*Option, string) {
-	key := StemPhrase(text)
+func (b *builder) parseColumnAnswer(answer string, cols []entry) (*Option, string) {
+	key := text.StemPhrase(answer)
 	for _, e := range cols {
 		for _, w := range append([]string{e.column.Name, e.column.Title(), e.entity.Name + " " + e.column.Name}, e.column.Synonyms...) {
-			if StemPhrase(w) == key || strings.Contains(StemPhrase(e.column.Title()+" "+e.entity.PluralLabel()), key) {
+			if text.StemPhrase(w) == key || strings.Contains(text.StemPhrase(e.column.Title()+" "+e.entity.PluralLabel()), key) {
 				return &Option{ID: e.entity.Name + "." + e.column.Name, Label: columnLabel(e.column), column: e.column, entity: e.entity}, ""
 			}
 		}
 	}
-	return nil, fmt.Sprintf("%q is not one of the columns that match", text)
+	return nil, fmt.Sprintf("%q is not one of the columns that match", answer)
 }
 
 // scopeEntity returns the model's scope entity, or nil.
@@ -647,8 +648,8 @@ func (b *builder) bySiblings(m *mention, cands []valCand) []valCand {
 }
 
 func sharesWord(a, b string) bool {
-	aw := strings.Fields(StemPhrase(a))
-	for _, w := range strings.Fields(StemPhrase(b)) {
+	aw := strings.Fields(text.StemPhrase(a))
+	for _, w := range strings.Fields(text.StemPhrase(b)) {
 		for _, x := range aw {
 			if x == w && !noiseSet[w] {
 				return true
@@ -672,10 +673,10 @@ func sameColumn(vs []valCand) bool {
 // guess is "25-OH Vitamin D", not "Vitamin D2 (Ergocalciferol)", whose
 // "D2" only begins with "d". The order is otherwise kept.
 func wholeWordsFirst(words string, vs []valCand) []valCand {
-	want := strings.Fields(StemPhrase(words))
+	want := strings.Fields(text.StemPhrase(words))
 	whole := func(label string) bool {
 		have := map[string]bool{}
-		for _, w := range strings.Fields(StemPhrase(label)) {
+		for _, w := range strings.Fields(text.StemPhrase(label)) {
 			have[w] = true
 		}
 		for _, w := range want {
@@ -747,7 +748,7 @@ func (b *builder) valueSlot(m *mention) {
 	sl.Options[0].BestGuess = true
 	sl.Question = fmt.Sprintf("By %q, do you mean %s, or something else?", words, sl.Options[0].Label)
 	sl.Context = fmt.Sprintf("%q matches %d values in the data.", words, len(cands))
-	o := b.settle(sl, func(text string) (*Option, string) { return b.parseValueAnswer(text, cands) })
+	o := b.settle(sl, func(answer string) (*Option, string) { return b.parseValueAnswer(answer, cands) })
 	if o != nil {
 		m.vals = []valCand{{col: o.column, values: o.values, label: o.Label, score: 1}}
 		m.conf = 1
@@ -771,11 +772,11 @@ func optionID(s string) string {
 	return strings.TrimSuffix(b.String(), "_")
 }
 
-func (b *builder) parseValueAnswer(text string, cands []valCand) (*Option, string) {
-	key := StemPhrase(text)
+func (b *builder) parseValueAnswer(answer string, cands []valCand) (*Option, string) {
+	key := text.StemPhrase(answer)
 	var hits []valCand
 	for _, v := range cands {
-		if s := StemPhrase(v.label); s == key || strings.Contains(s, key) {
+		if s := text.StemPhrase(v.label); s == key || strings.Contains(s, key) {
 			hits = append(hits, v)
 		}
 	}
@@ -783,7 +784,7 @@ func (b *builder) parseValueAnswer(text string, cands []valCand) (*Option, strin
 		v := hits[0]
 		return &Option{ID: optionID(v.col.Name + ":" + v.label), Label: v.label, column: v.col, values: v.values}, ""
 	}
-	return nil, fmt.Sprintf("%q does not pick one of the values", text)
+	return nil, fmt.Sprintf("%q does not pick one of the values", answer)
 }
 
 // chooseSubject decides what the question is about.
@@ -916,9 +917,9 @@ func (b *builder) namesOwnEntity(m *mention) bool {
 	if e == nil {
 		return false
 	}
-	said := " " + StemPhrase(b.words(m)) + " "
+	said := " " + text.StemPhrase(b.words(m)) + " "
 	for _, w := range entityWords(e) {
-		if k := StemPhrase(w); k != "" && strings.Contains(said, " "+k+" ") {
+		if k := text.StemPhrase(w); k != "" && strings.Contains(said, " "+k+" ") {
 			return true
 		}
 	}
@@ -1045,16 +1046,16 @@ func (b *builder) subjectSlot() {
 	}
 }
 
-func (b *builder) parseEntityAnswer(text string) (*Option, string) {
-	key := StemPhrase(text)
+func (b *builder) parseEntityAnswer(answer string) (*Option, string) {
+	key := text.StemPhrase(answer)
 	for _, e := range b.a.model.Entities {
 		for _, w := range entityWords(e) {
-			if StemPhrase(w) == key {
+			if text.StemPhrase(w) == key {
 				return &Option{ID: e.Name, Label: capitalize(e.PluralLabel()), entity: e}, ""
 			}
 		}
 	}
-	return nil, fmt.Sprintf("%q is not something I know in this data", text)
+	return nil, fmt.Sprintf("%q is not something I know in this data", answer)
 }
 
 func (b *builder) hasUnknown() bool {
@@ -1068,8 +1069,8 @@ func (b *builder) hasUnknown() bool {
 
 // contentWord reports whether an unlinked token is a word that means
 // something (not a stray letter or number).
-func contentWord(t Token) bool {
-	if t.Kind != Word || len([]rune(t.Text)) < 2 {
+func contentWord(t text.Token) bool {
+	if t.Kind != text.Word || len([]rune(t.Text)) < 2 {
 		return false
 	}
 	for _, r := range t.Text {

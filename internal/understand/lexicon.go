@@ -1,10 +1,12 @@
 package understand
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/understand/text"
 )
 
 // kind is what a lexicon entry means.
@@ -110,7 +112,7 @@ type trie struct {
 }
 
 func (t *trie) add(phrase string, e entry) {
-	key := StemPhrase(phrase)
+	key := text.StemPhrase(phrase)
 	if key == "" {
 		return
 	}
@@ -151,12 +153,12 @@ type lexicon struct {
 }
 
 func (l *lexicon) add(phrase string, e entry) {
-	toks := Tokenize(Normalize(phrase))
+	toks := text.Tokenize(text.Normalize(phrase))
 	texts := make([]string, len(toks))
 	for i, t := range toks {
 		texts[i] = t.Text
 		l.vocab[t.Stem] = true
-		if e.model && t.Kind == Word {
+		if e.model && t.Kind == text.Word {
 			l.words[t.Text] = true
 		}
 	}
@@ -177,11 +179,11 @@ func newLexicon(m *model.Model) *lexicon {
 // sums it rather than counting trades.
 func (l *lexicon) dropShadowedCounts() {
 	for _, w := range shadowableCounts {
-		head := l.root.find(StemPhrase(strings.TrimSuffix(w, " of")))
+		head := l.root.find(text.StemPhrase(strings.TrimSuffix(w, " of")))
 		if head == nil || !hasModelEntry(head.entries) {
 			continue
 		}
-		n := l.root.find(StemPhrase(w))
+		n := l.root.find(text.StemPhrase(w))
 		if n == nil {
 			continue
 		}
@@ -243,7 +245,7 @@ func (l *lexicon) addBuiltins(m *model.Model) {
 	}{
 		{kTop, topWords}, {kBottom, bottomWords}, {kBy, byWords}, {kPer, perWords}, {kNot, notWords},
 		{kTrend, trendWords}, {kLatest, latestWords}, {kAsc, ascWords}, {kDesc, descWords}, {kOrder, orderWords},
-		{kGeneric, genericWords}, {kList, listWords}, {kUnit, unitWords}, {kStop, stopWords},
+		{kGeneric, genericWords}, {kList, listWords}, {kUnit, slices.Collect(text.UnitWords())}, {kStop, stopWords},
 	}
 	for _, s := range simple {
 		for _, w := range s.ws {
@@ -256,8 +258,7 @@ func (l *lexicon) addBuiltins(m *model.Model) {
 	for _, w := range versusWords {
 		l.add(w, entry{kind: kStop, op: "versus"})
 	}
-	for _, w := range sortedKeys(numberWords) {
-		n := numberWords[w]
+	for w, n := range text.NumberWords() {
 		l.add(w, entry{kind: kNumberWord, num: n})
 	}
 	// format and history words are built in, the model may add more

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/understand/text"
 )
 
 // mention is a span of the question linked to a meaning.
@@ -44,7 +45,7 @@ const (
 type linker struct {
 	a      *Analyzer
 	vx     *valueIndex
-	toks   []Token
+	toks   []text.Token
 	stems  []string // snowball stems, for the lexicon
 	vstems []string // inflection-only stems, for values
 	texts  []string
@@ -67,7 +68,7 @@ func (l *linker) matches(i int) []match {
 	var out []match
 	var walk func(n *trie, j, skips, depth int)
 	walk = func(n *trie, j, skips, depth int) {
-		if j >= len(l.stems) || l.toks[j].Kind == Number && depth == 0 {
+		if j >= len(l.stems) || l.toks[j].Kind == text.Number && depth == 0 {
 			return
 		}
 		if c := n.children[l.stems[j]]; c != nil {
@@ -94,7 +95,7 @@ func (l *linker) known(i int) bool {
 // own words and values: built-in function words are never targets.
 func (l *linker) correctTypos() {
 	for i, t := range l.toks {
-		if t.Kind != Word || l.known(i) || len([]rune(t.Text)) < 5 {
+		if t.Kind != text.Word || l.known(i) || len([]rune(t.Text)) < 5 {
 			continue
 		}
 		fixed, ok := l.vx.correct(t.Text)
@@ -102,7 +103,7 @@ func (l *linker) correctTypos() {
 			continue
 		}
 		l.fuzzy[i] = t.Text
-		l.texts[i], l.stems[i], l.vstems[i] = fixed, Stem(fixed), ValueStem(fixed)
+		l.texts[i], l.stems[i], l.vstems[i] = fixed, text.Stem(fixed), text.ValueStem(fixed)
 	}
 }
 
@@ -156,9 +157,9 @@ func (l *linker) candidates(i int) []*mention {
 	}
 	t := l.toks[i]
 	switch t.Kind {
-	case Number:
+	case text.Number:
 		return append(out, &mention{start: i, end: i + 1, kind: kNumber, num: t.Num, conf: 1})
-	case Op:
+	case text.Op:
 		return append(out, &mention{start: i, end: i + 1, kind: kOp, op: t.Text, conf: 1})
 	}
 	values := l.vx.exactAll(l.texts, l.vstems, i)
@@ -286,7 +287,7 @@ func (l *linker) noteFuzzy(m *mention) {
 	for i := m.start; i < m.end; i++ {
 		if w, ok := l.fuzzy[i]; ok {
 			m.fuzzy = append(m.fuzzy, w)
-			m.conf = min(m.conf, 0.85*similarity(w, l.texts[i]))
+			m.conf = min(m.conf, 0.85*text.Similarity(w, l.texts[i]))
 		}
 	}
 }

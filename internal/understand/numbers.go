@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/understand/text"
 )
 
 // numbers turns "over 30 cm²", "> 25", "between 10 and 20", "pain score 7"
@@ -233,18 +234,18 @@ func preferCols(b *builder, cs []*model.Column) []*model.Column {
 var currencies = map[string]string{"$": "usd", "dollar": "usd", "dollars": "usd", "€": "eur", "euro": "eur", "euros": "eur", "£": "gbp"}
 
 func unitMatches(c *model.Column, unit string) bool {
-	u := StemPhrase(unit)
-	if cur, ok := currencies[Normalize(unit)]; ok {
-		if strings.EqualFold(c.Unit, cur) || Normalize(c.Unit) == Normalize(unit) {
+	u := text.StemPhrase(unit)
+	if cur, ok := currencies[text.Normalize(unit)]; ok {
+		if strings.EqualFold(c.Unit, cur) || text.Normalize(c.Unit) == text.Normalize(unit) {
 			return true
 		}
 		u = cur
 	}
-	if c.Unit != "" && StemPhrase(c.Unit) == u {
+	if c.Unit != "" && text.StemPhrase(c.Unit) == u {
 		return true
 	}
 	for _, w := range c.UnitWords {
-		if StemPhrase(w) == u {
+		if text.StemPhrase(w) == u {
 			return true
 		}
 	}
@@ -404,7 +405,7 @@ func (b *builder) plannedDate(w Window) *model.Column {
 func (b *builder) namedDate(i int) *model.Column {
 	if _, p := b.prev(i); p != nil && (p.kind == kValue || p.kind == kGroup) && len(p.vals) == 1 {
 		v := p.vals[0]
-		stem := ValueStem(Normalize(v.label))
+		stem := text.ValueStem(text.Normalize(v.label))
 		if len(stem) >= 4 {
 			for _, c := range v.col.Entity().Columns {
 				if c.Temporal() && strings.HasPrefix(strings.ToLower(c.Name), strings.TrimSuffix(stem, "e")) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/understand/text"
 )
 
 // policies adds the slots the model's policies call for: scope, a missing
@@ -144,7 +145,7 @@ func (b *builder) scope() {
 	if len(sl.Options) > 4 && sl.Ask {
 		sl.Options = sl.Options[:4]
 	}
-	o := b.settle(sl, func(text string) (*Option, string) { return parseScopeAnswer(text, all) })
+	o := b.settle(sl, func(answer string) (*Option, string) { return parseScopeAnswer(answer, all) })
 	if sl.Ask || o == nil {
 		// unresolved: the query carries no scope; the turn must ask or fail
 		return
@@ -216,8 +217,8 @@ func (b *builder) scopeKeys(sv *mention, rows [][]string) []string {
 
 // parseScopeAnswer reads a typed scope: a number from the list, an id or a
 // name (in part or with a typo).
-func parseScopeAnswer(text string, opts []*Option) (*Option, string) {
-	t := strings.TrimSpace(text)
+func parseScopeAnswer(answer string, opts []*Option) (*Option, string) {
+	t := strings.TrimSpace(answer)
 	if n, err := strconv.Atoi(t); err == nil {
 		if n >= 1 && n <= len(opts) {
 			return opts[n-1], ""
@@ -228,18 +229,18 @@ func parseScopeAnswer(text string, opts []*Option) (*Option, string) {
 			return o, ""
 		}
 	}
-	key := StemPhrase(t)
+	key := text.StemPhrase(t)
 	var hits []*Option
 	for _, o := range opts {
-		name := StemPhrase(strings.SplitN(o.Label, " (", 2)[0])
+		name := text.StemPhrase(strings.SplitN(o.Label, " (", 2)[0])
 		if name == key || strings.Contains(" "+name+" ", " "+key+" ") {
 			hits = append(hits, o)
 		}
 	}
 	if len(hits) == 0 {
 		for _, o := range opts {
-			name := StemPhrase(strings.SplitN(o.Label, " (", 2)[0])
-			if similarity(name, key) >= 0.8 {
+			name := text.StemPhrase(strings.SplitN(o.Label, " (", 2)[0])
+			if text.Similarity(name, key) >= 0.8 {
 				hits = append(hits, o)
 			}
 		}
@@ -248,9 +249,9 @@ func parseScopeAnswer(text string, opts []*Option) (*Option, string) {
 		return hits[0], ""
 	}
 	if len(hits) > 1 {
-		return nil, fmt.Sprintf("%q matches more than one; pick a number", text)
+		return nil, fmt.Sprintf("%q matches more than one; pick a number", answer)
 	}
-	return nil, fmt.Sprintf("%q is not one of the listed; pick a number or type a name", text)
+	return nil, fmt.Sprintf("%q is not one of the listed; pick a number or type a name", answer)
 }
 
 func (b *builder) inList(names []string, e *model.Entity) bool {
@@ -313,15 +314,15 @@ func (b *builder) format() {
 	}
 }
 
-func parseFormatAnswer(text string) (*Option, string) {
-	for _, t := range Tokenize(Normalize(text)) {
+func parseFormatAnswer(answer string) (*Option, string) {
+	for _, t := range text.Tokenize(text.Normalize(answer)) {
 		for _, w := range plotWords {
-			if StemPhrase(w) == t.Stem {
+			if text.StemPhrase(w) == t.Stem {
 				return &Option{ID: "plot", Label: "Plot (chart over time)", format: "plot"}, ""
 			}
 		}
 		for _, w := range tableWords {
-			if StemPhrase(w) == t.Stem {
+			if text.StemPhrase(w) == t.Stem {
 				return &Option{ID: "table", Label: "Table", format: "table"}, ""
 			}
 		}
@@ -389,10 +390,10 @@ func (b *builder) history() {
 		}
 		sl.Why = "no history words (all, history, over time) in the question"
 	}
-	o := b.settle(sl, func(text string) (*Option, string) {
-		key := StemPhrase(text)
+	o := b.settle(sl, func(answer string) (*Option, string) {
+		key := text.StemPhrase(answer)
 		for _, w := range append(append([]string{}, historyWords...), h.HistoryWords...) {
-			if strings.Contains(key, StemPhrase(w)) {
+			if strings.Contains(key, text.StemPhrase(w)) {
 				return sl.Options[1], ""
 			}
 		}
@@ -464,11 +465,11 @@ func (b *builder) requireWindow() {
 	}
 	best := sl.Best()
 	sl.Question = fmt.Sprintf("Which period should I use for %s (%s)? %s is my best guess.", q.Base.PluralLabel(), tc.Title(), sl.Options[best].Label)
-	o := b.settle(sl, func(text string) (*Option, string) {
-		if w, ok := ParseWindow(text, b.s.Now); ok {
+	o := b.settle(sl, func(answer string) (*Option, string) {
+		if w, ok := ParseWindow(answer, b.s.Now); ok {
 			return &Option{ID: "custom:" + optionID(w.Label), Label: capitalize(w.Label), window: &w}, ""
 		}
-		return nil, fmt.Sprintf("I could not read %q as a period (for example \"last 14 days\" or \"since March\")", text)
+		return nil, fmt.Sprintf("I could not read %q as a period (for example \"last 14 days\" or \"since March\")", answer)
 	})
 	if o != nil && o.window != nil && !o.window.All {
 		q.Window = &TimeFilter{Column: tc, Window: *o.window}
@@ -504,7 +505,7 @@ func (b *builder) unknownWords() {
 		_, cmp := comparatives[b.l.toks[m.start].Text]
 		// a number nothing used would be a condition silently dropped
 		// ("students in grade 12"): asked about like an unknown word
-		if m.kind == kNumber && !m.used && b.l.toks[m.start].Kind == Number && !b.partOfValue(i) {
+		if m.kind == kNumber && !m.used && b.l.toks[m.start].Kind == text.Number && !b.partOfValue(i) {
 			phrases = append(phrases, [2]int{m.start, m.end})
 			continue
 		}
@@ -542,8 +543,8 @@ func (b *builder) unknownWords() {
 		} else {
 			sl.Question = fmt.Sprintf("I don't know %q. Did you mean %s, or something else?", words, strings.ToLower(sl.Options[0].Label))
 		}
-		b.settle(sl, func(text string) (*Option, string) {
-			return &Option{ID: "use:" + text, Label: text, rewrite: text}, ""
+		b.settle(sl, func(answer string) (*Option, string) {
+			return &Option{ID: "use:" + answer, Label: answer, rewrite: answer}, ""
 		})
 	}
 }
@@ -570,8 +571,8 @@ func (b *builder) danglingComparisons() {
 			Question: fmt.Sprintf("What does %q compare? Say it again naming both quantities, or should I leave it out?", words),
 			Options:  []*Option{{ID: "ignore", Label: fmt.Sprintf("Leave %q out", words), ignore: true, BestGuess: true}}}
 		m.used = true
-		b.settle(sl, func(text string) (*Option, string) {
-			return &Option{ID: "use:" + text, Label: text, rewrite: text}, ""
+		b.settle(sl, func(answer string) (*Option, string) {
+			return &Option{ID: "use:" + answer, Label: answer, rewrite: answer}, ""
 		})
 	}
 }
@@ -607,22 +608,22 @@ func (b *builder) suggest(words string) []string {
 			cs = append(cs, cand{s, sim})
 		}
 	}
-	w := Normalize(words)
+	w := text.Normalize(words)
 	m := b.a.model
 	for _, e := range m.Entities {
 		for _, x := range entityWords(e) {
-			if sim := similarity(w, Normalize(x)); sim >= 0.6 {
+			if sim := text.Similarity(w, text.Normalize(x)); sim >= 0.6 {
 				add(e.PluralLabel(), sim)
 			}
 		}
 		for _, c := range e.Columns {
-			if sim := similarity(w, Normalize(c.Title())); sim >= 0.6 {
+			if sim := text.Similarity(w, text.Normalize(c.Title())); sim >= 0.6 {
 				add(c.Title(), sim)
 			}
 		}
 	}
 	for _, ms := range m.Measures {
-		if sim := similarity(w, Normalize(measureLabel(ms))); sim >= 0.6 {
+		if sim := text.Similarity(w, text.Normalize(measureLabel(ms))); sim >= 0.6 {
 			add(measureLabel(ms), sim)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/understand/text"
 )
 
 // Method says how a slot's choice was made; it sets the base confidence.
@@ -170,31 +171,7 @@ func applyRewrites(q string, res map[string]Resolution) string {
 				with = v
 			}
 		}
-		q = replaceWords(q, phrase, Normalize(with))
+		q = text.ReplaceWords(q, phrase, text.Normalize(with))
 	}
 	return q
-}
-
-// replaceWords replaces whole-word occurrences of phrase in q.
-func replaceWords(q, phrase, with string) string {
-	if phrase == "" {
-		return q
-	}
-	var b strings.Builder
-	for {
-		i := strings.Index(q, phrase)
-		if i < 0 {
-			b.WriteString(q)
-			return b.String()
-		}
-		end := i + len(phrase)
-		if (i > 0 && isWordByte(q[i-1])) || (end < len(q) && isWordByte(q[end])) {
-			b.WriteString(q[:end])
-			q = q[end:]
-			continue
-		}
-		b.WriteString(q[:i])
-		b.WriteString(with)
-		q = q[end:]
-	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/understand/text"
 )
 
 // Window is a period of time: rows with From <= t < To (dates as
@@ -51,7 +52,7 @@ func unitOf(w string) string {
 }
 
 type timeParser struct {
-	toks []Token
+	toks []text.Token
 	now  time.Time // midnight UTC of the engine's today
 }
 
@@ -66,10 +67,10 @@ func (p *timeParser) num(i int) (float64, bool) {
 	if i < 0 || i >= len(p.toks) {
 		return 0, false
 	}
-	if p.toks[i].Kind == Number {
+	if p.toks[i].Kind == text.Number {
 		return p.toks[i].Num, true
 	}
-	if n, ok := numberWords[p.toks[i].Text]; ok {
+	if n, ok := text.NumberWord(p.toks[i].Text); ok {
 		return n, true
 	}
 	return 0, false
@@ -307,16 +308,7 @@ func (p *timeParser) quantityContext(i int) bool {
 		"around", ">", "<", ">=", "<=", "=", "$", "id", "number", "#", "order", "patient", "№":
 		return true
 	}
-	return unitOf(p.word(i+1)) != "" || isUnitWord(p.word(i+1))
-}
-
-func isUnitWord(w string) bool {
-	for _, u := range unitWords {
-		if u == w {
-			return true
-		}
-	}
-	return false
+	return unitOf(p.word(i+1)) != "" || text.IsUnitWord(p.word(i+1))
 }
 
 func (p *timeParser) span(i, j int) string {
@@ -348,7 +340,7 @@ func (p *timeParser) periodStart(unit string) time.Time {
 }
 
 func (p *timeParser) year(i int) (int, bool) {
-	if i >= len(p.toks) || p.toks[i].Kind != Number {
+	if i >= len(p.toks) || p.toks[i].Kind != text.Number {
 		return 0, false
 	}
 	t := p.toks[i]
@@ -395,7 +387,7 @@ func (p *timeParser) point(i int, allowBareMonth bool) (from, to time.Time, next
 		return time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(y+1, 1, 1, 0, 0, 0, 0, time.UTC), j, true
 	}
 	// "1 March 2025"
-	if d, ok := p.num(i); ok && p.toks[i].Kind == Number && d >= 1 && d <= 31 {
+	if d, ok := p.num(i); ok && p.toks[i].Kind == text.Number && d >= 1 && d <= 31 {
 		if mo, ok := monthNames[p.word(i+1)]; ok {
 			y, hasY := p.year(i + 2)
 			next := i + 2
@@ -414,7 +406,7 @@ func (p *timeParser) point(i int, allowBareMonth bool) (from, to time.Time, next
 	}
 	j := i + 1
 	// "March 1, 2025" / "March 1"
-	if d, ok := p.num(j); ok && p.toks[j].Kind == Number && d >= 1 && d <= 31 && len(p.toks[j].Text) <= 2 {
+	if d, ok := p.num(j); ok && p.toks[j].Kind == text.Number && d >= 1 && d <= 31 && len(p.toks[j].Text) <= 2 {
 		y, hasY := p.year(j + 1)
 		next := j + 1
 		if hasY {
@@ -449,7 +441,7 @@ func (p *timeParser) isoDate(i int) (from, to time.Time, next int, ok bool) {
 		return
 	}
 	a, b, c := p.toks[i], p.toks[i+1], p.toks[i+2]
-	if a.Kind != Number || b.Kind != Number || c.Kind != Number || len(a.Text) != 4 || b.Start-a.End != 1 || c.Start-b.End != 1 {
+	if a.Kind != text.Number || b.Kind != text.Number || c.Kind != text.Number || len(a.Text) != 4 || b.Start-a.End != 1 || c.Start-b.End != 1 {
 		return
 	}
 	y, _ := strconv.Atoi(a.Text)
@@ -470,8 +462,8 @@ func SpanWindow(s model.Span, now time.Time) Window {
 
 // ParseWindow reads a whole text as a time expression ("last 14 days",
 // "since March", "all time"), for free-text answers.
-func ParseWindow(text string, now time.Time) (Window, bool) {
-	toks := Tokenize(Normalize(text))
+func ParseWindow(answer string, now time.Time) (Window, bool) {
+	toks := text.Tokenize(text.Normalize(answer))
 	p := &timeParser{toks: toks, now: midnight(now)}
 	for i := range toks {
 		if m, ok := p.parseAt(i); ok {

@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/understand/text"
 )
 
 // Catalog supplies what understanding needs from the database: the allowed
@@ -65,7 +66,7 @@ func newValueIndex() *valueIndex {
 var noiseSet = func() map[string]bool {
 	s := map[string]bool{}
 	for _, w := range noiseWords {
-		s[Stem(w)] = true
+		s[text.Stem(w)] = true
 	}
 	return s
 }()
@@ -78,8 +79,8 @@ func (x *valueIndex) addValue(c *model.Column, v string, extraNoise map[string]b
 	}
 	// stored codes such as "in_repair" are matched as the words they
 	// spell; the value bound to SQL stays as stored
-	norm := Normalize(strings.ReplaceAll(v, "_", " "))
-	toks := Tokenize(norm)
+	norm := text.Normalize(strings.ReplaceAll(v, "_", " "))
+	toks := text.Tokenize(norm)
 	if len(toks) == 0 {
 		return
 	}
@@ -87,9 +88,9 @@ func (x *valueIndex) addValue(c *model.Column, v string, extraNoise map[string]b
 	texts := make([]string, len(toks))
 	core := 0
 	for i, t := range toks {
-		stems[i] = ValueStem(t.Text)
+		stems[i] = text.ValueStem(t.Text)
 		texts[i] = t.Text
-		if x.words[t.Text] == 0 && t.Kind == Word {
+		if x.words[t.Text] == 0 && t.Kind == text.Word {
 			x.addWord(t.Text)
 		}
 		x.words[t.Text]++
@@ -268,7 +269,7 @@ func (x *valueIndex) correct(s string) (fixed string, ok bool) {
 	// not "dates", "worth" not "north")
 	probe := func(k string) {
 		for _, w := range x.deletes[k] {
-			if w != s && []rune(w)[0] == rs[0] && editDistance(s, w) <= 1 {
+			if w != s && []rune(w)[0] == rs[0] && text.EditDistance(s, w) <= 1 {
 				cands[w] = true
 			}
 		}
@@ -286,41 +287,6 @@ func (x *valueIndex) correct(s string) (fixed string, ok bool) {
 	return "", false
 }
 
-// editDistance is the optimal-string-alignment Damerau–Levenshtein distance.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(rb)]
-}
-
-// similarity is 1 − distance/length of the longer word.
-func similarity(a, b string) float64 {
-	n := max(len([]rune(a)), len([]rune(b)))
-	if n == 0 {
-		return 1
-	}
-	return 1 - float64(editDistance(a, b))/float64(n)
-}
-
 // buildValueIndex indexes the static values of the model and, through the
 // catalog, the database-sourced ones. Columns whose values cannot be loaded
 // are recorded in failed and skipped: understanding goes on without them.
@@ -329,7 +295,7 @@ func buildValueIndex(ctx context.Context, m *model.Model, cat Catalog, lex *lexi
 	for _, e := range m.Entities {
 		noise := map[string]bool{}
 		for _, w := range entityWords(e) {
-			for _, s := range strings.Fields(StemPhrase(w)) {
+			for _, s := range strings.Fields(text.StemPhrase(w)) {
 				noise[s] = true
 			}
 		}

@@ -141,19 +141,6 @@ var stopWords = []string{
 	"пожалуйста", "это", "эти", "этот", "есть", "был", "были", "было", "какие", "мои", "мой", "моя", "моё",
 }
 
-// unitWords are measurement words; they attach numbers to columns.
-var unitWords = []string{"cm2", "cm", "mm", "square centimeters", "square centimetres", "sq cm", "cm²",
-	"days", "day", "weeks", "week", "months", "month", "years", "year", "hours", "hour", "minutes", "shares", "share", "units", "unit", "pieces",
-	"usd", "dollars", "dollar", "$", "eur", "euro", "euros", "%", "percent", "percentage", "kg", "mg", "mg/dl",
-	"ng/ml", "points", "pts", "times", "items", "orders", "лет", "дней", "штук"}
-
-var numberWords = map[string]float64{
-	"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-	"ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "fifty": 50,
-	"hundred": 100, "dozen": 12, "a dozen": 12,
-	"один": 1, "два": 2, "три": 3, "пять": 5, "десять": 10,
-}
-
 // noiseWords do not make a value distinct: "Tesla" fully names "Tesla, Inc.".
 var noiseWords = []string{"inc", "incorporated", "corp", "corporation", "co", "company", "the", "ltd", "llc",
 	"plc", "limited", "group", "&", "and", "of"}

@@ -1,13 +1,9 @@
-package understand
+package text
 
 import (
 	"strconv"
 	"strings"
 	"unicode"
-
-	"github.com/kljensen/snowball/english"
-	"github.com/kljensen/snowball/russian"
-	"golang.org/x/text/unicode/norm"
 )
 
 // TokenKind classifies a token.
@@ -28,65 +24,6 @@ type Token struct {
 	Num  float64 // the value of a Number
 	// Start and End are byte offsets in the normalized question.
 	Start, End int
-}
-
-// Normalize applies NFKC, case folding and quote unification.
-func Normalize(s string) string {
-	s = norm.NFKC.String(s)
-	s = strings.Map(func(r rune) rune {
-		switch r {
-		case '\u2018', '\u2019', '\u02bc', '`', '\u00b4':
-			return '\''
-		case '\u201c', '\u201d', '\u00ab', '\u00bb':
-			return '"'
-		case '\u2013', '\u2014', '\u2212':
-			return '-'
-		case '\u00a0':
-			return ' '
-		case 'ё':
-			return 'е'
-		case 'Ё':
-			return 'Е'
-		}
-		return r
-	}, s)
-	return strings.ToLower(s)
-}
-
-// Stem returns the stem of a lower-case word (English or Russian by script);
-// words with digits are kept whole.
-func Stem(w string) string {
-	cyr, lat := 0, 0
-	for _, r := range w {
-		switch {
-		case unicode.IsDigit(r):
-			return w
-		case unicode.Is(unicode.Cyrillic, r):
-			cyr++
-		case unicode.IsLetter(r):
-			lat++
-		}
-	}
-	if cyr > 0 && lat == 0 {
-		return russian.Stem(w, true)
-	}
-	if cyr == 0 && lat > 0 {
-		return english.Stem(w, true)
-	}
-	return w
-}
-
-// IsCyrillic reports whether the text has more Cyrillic than Latin letters.
-func IsCyrillic(s string) bool {
-	cyr, lat := 0, 0
-	for _, r := range s {
-		if unicode.Is(unicode.Cyrillic, r) {
-			cyr++
-		} else if unicode.IsLetter(r) {
-			lat++
-		}
-	}
-	return cyr > lat
 }
 
 // Tokenize splits normalized text into words, numbers and operators.
@@ -153,10 +90,6 @@ func Tokenize(s string) []Token {
 		}
 	}
 	return out
-}
-
-func isWordByte(b byte) bool {
-	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_' || b >= 0x80
 }
 
 func wordToken(w string, start, end int) Token {
@@ -237,47 +170,4 @@ func isDigits(s string, n int) bool {
 		}
 	}
 	return true
-}
-
-// StemPhrase normalizes, tokenizes and stems a phrase into a lexicon key.
-func StemPhrase(s string) string {
-	toks := Tokenize(Normalize(s))
-	parts := make([]string, 0, len(toks))
-	for _, t := range toks {
-		parts = append(parts, t.Stem)
-	}
-	return strings.Join(parts, " ")
-}
-
-// ValueStem is the matching key of a word of a stored value: plural
-// endings removed and nothing else, so "supermarkets" finds "Supermarket"
-// but "provide" does not find "Providence" nor "opened" "Open". Russian
-// words use the Russian stemmer (their endings carry case, not meaning).
-func ValueStem(w string) string {
-	cyr := false
-	for _, r := range w {
-		switch {
-		case unicode.IsDigit(r):
-			return w
-		case unicode.Is(unicode.Cyrillic, r):
-			cyr = true
-		}
-	}
-	if cyr {
-		return russian.Stem(w, true)
-	}
-	n := len(w)
-	switch {
-	case n <= 3:
-		return w
-	case strings.HasSuffix(w, "ies") && n > 4:
-		return w[:n-3] + "y"
-	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "xes"), strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"):
-		return w[:n-2]
-	case strings.HasSuffix(w, "ss"), strings.HasSuffix(w, "us"), strings.HasSuffix(w, "is"):
-		return w
-	case strings.HasSuffix(w, "s"):
-		return w[:n-1]
-	}
-	return w
 }
