@@ -10,6 +10,7 @@ import (
 
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/understand/text"
+	"github.com/clarify-sql/clarify/internal/understand/timeexpr"
 )
 
 // MaxQuestionLen is the longest question accepted, in characters.
@@ -121,7 +122,7 @@ func (a *Analyzer) Analyze(ctx context.Context, question string, s Settings) (*I
 	for i, t := range toks {
 		stems[i], vstems[i], texts[i] = t.Stem, text.ValueStem(t.Text), t.Text
 	}
-	l := &linker{a: a, vx: vx, toks: toks, stems: stems, vstems: vstems, texts: texts, fuzzy: map[int]string{}, tp: &timeParser{toks: toks, now: midnight(s.Now)}}
+	l := &linker{a: a, vx: vx, toks: toks, stems: stems, vstems: vstems, texts: texts, fuzzy: map[int]string{}, tp: timeexpr.NewParser(toks, s.Now)}
 	ms := l.link()
 	b := &builder{a: a, l: l, ms: ms, s: s, ctx: ctx, q: &Query{}, in: &Interpretation{Question: q, Lang: "en"}}
 	if text.IsCyrillic(q) {

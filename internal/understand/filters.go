@@ -8,6 +8,7 @@ import (
 
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/understand/text"
+	"github.com/clarify-sql/clarify/internal/understand/timeexpr"
 )
 
 // negated reports whether the mention at index i is negated ("not
@@ -458,7 +459,7 @@ func (b *builder) parseVagueAnswer(vt *model.VagueTerm, target *model.Entity) fu
 			}
 		}
 		if timeKind {
-			if w, ok := ParseWindow(answer, b.s.Now); ok {
+			if w, ok := timeexpr.ParseWindow(answer, b.s.Now); ok {
 				return &Option{ID: "custom:" + optionID(w.Label), Label: capitalize(w.Label), window: &w}, ""
 			}
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/understand/text"
+	"github.com/clarify-sql/clarify/internal/understand/timeexpr"
 )
 
 // intent settles what kind of answer is wanted: count, aggregate, groups,
@@ -703,7 +704,7 @@ func (b *builder) groups() {
 			}
 			q.Group = append(q.Group, Group{Column: c})
 		case kUnknown, kStop:
-			if u := unitOf(b.words(n)); u != "" && u != "quarter" {
+			if u := timeexpr.Unit(b.words(n)); u != "" && u != "quarter" {
 				n.used = true
 				b.bucket = u
 			}
@@ -1073,7 +1074,7 @@ func (b *builder) windowHint() int {
 		if err != nil {
 			continue
 		}
-		return int(midnight(b.s.Now).Sub(from).Hours() / 24)
+		return int(timeexpr.Midnight(b.s.Now).Sub(from).Hours() / 24)
 	}
 	return 0
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/understand/text"
+	"github.com/clarify-sql/clarify/internal/understand/timeexpr"
 )
 
 // mention is a span of the question linked to a meaning.
@@ -19,7 +20,7 @@ type mention struct {
 	fuzzy      []string
 	num        float64
 	op         string
-	window     *Window
+	window     *timeexpr.Window
 	used       bool // consumed by a slot
 }
 
@@ -50,7 +51,7 @@ type linker struct {
 	vstems []string // inflection-only stems, for values
 	texts  []string
 	fuzzy  map[int]string // token → the word as typed, when corrected
-	tp     *timeParser
+	tp     *timeexpr.Parser
 }
 
 var skippable = map[string]bool{"the": true, "a": true, "an": true, "their": true, "its": true, "our": true, "my": true, "of": true, "this": true, "that": true}
@@ -151,9 +152,8 @@ func (l *linker) link() []*mention {
 // preferred first (ties in the segmentation keep the first).
 func (l *linker) candidates(i int) []*mention {
 	var out []*mention
-	if m, ok := l.tp.parseAt(i); ok && m.start == i {
-		w := m.w
-		out = append(out, &mention{start: i, end: m.end, kind: kTime, window: &w, conf: 1})
+	if w, end, ok := l.tp.At(i); ok {
+		out = append(out, &mention{start: i, end: end, kind: kTime, window: &w, conf: 1})
 	}
 	t := l.toks[i]
 	switch t.Kind {

@@ -5,9 +5,11 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/understand/text"
+	"github.com/clarify-sql/clarify/internal/understand/timeexpr"
 )
 
 // numbers turns "over 30 cm²", "> 25", "between 10 and 20", "pain score 7"
@@ -382,7 +384,7 @@ var plannedWords = []string{"expected", "due", "planned", "scheduled", "deadline
 
 // plannedDate returns the base's one planned-date column when the window
 // starts after today, else nil.
-func (b *builder) plannedDate(w Window) *model.Column {
+func (b *builder) plannedDate(w timeexpr.Window) *model.Column {
 	if w.From == "" || b.s.Now.IsZero() || w.From <= b.s.Now.Format("2006-01-02") || b.q.Base == nil {
 		return nil
 	}
@@ -450,7 +452,7 @@ func (b *builder) namedWith(x *mention, e *model.Entity) bool {
 }
 
 // setWindow limits the time column of e (or of the base) to w.
-func (b *builder) setWindow(e *model.Entity, w Window, m *mention) {
+func (b *builder) setWindow(e *model.Entity, w timeexpr.Window, m *mention) {
 	m2 := b.a.model
 	tc := m2.TimeColumn(e)
 	if tc == nil {
@@ -472,4 +474,16 @@ func (b *builder) setWindow(e *model.Entity, w Window, m *mention) {
 	}
 	b.q.Window = &TimeFilter{Column: tc, Window: w}
 	_ = m
+}
+
+// optionWindow turns a model's "last" value ("30 days", "today") into a window.
+func optionWindow(last string, now time.Time) (timeexpr.Window, bool) {
+	if last == "today" {
+		return timeexpr.ParseWindow("today", now)
+	}
+	sp, err := model.ParseSpan(last)
+	if err != nil {
+		return timeexpr.Window{}, false
+	}
+	return timeexpr.Last(sp.N, sp.Unit, now), true
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/understand/text"
+	"github.com/clarify-sql/clarify/internal/understand/timeexpr"
 )
 
 // policies adds the slots the model's policies call for: scope, a missing
@@ -453,20 +454,20 @@ func (b *builder) requireWindow() {
 		}
 	}
 	for _, o := range opts {
-		w := Window{All: true, Label: "all time"}
+		w := timeexpr.Window{All: true, Label: "all time"}
 		if o.Last != "" {
 			if ow, ok := optionWindow(o.Last, b.s.Now); ok {
 				w = ow
 			}
 		} else if o.ID == "today" {
-			w, _ = ParseWindow("today", b.s.Now)
+			w, _ = timeexpr.ParseWindow("today", b.s.Now)
 		}
 		sl.Options = append(sl.Options, &Option{ID: o.ID, Label: o.Label, BestGuess: o.BestGuess, window: &w})
 	}
 	best := sl.Best()
 	sl.Question = fmt.Sprintf("Which period should I use for %s (%s)? %s is my best guess.", q.Base.PluralLabel(), tc.Title(), sl.Options[best].Label)
 	o := b.settle(sl, func(answer string) (*Option, string) {
-		if w, ok := ParseWindow(answer, b.s.Now); ok {
+		if w, ok := timeexpr.ParseWindow(answer, b.s.Now); ok {
 			return &Option{ID: "custom:" + optionID(w.Label), Label: capitalize(w.Label), window: &w}, ""
 		}
 		return nil, fmt.Sprintf("I could not read %q as a period (for example \"last 14 days\" or \"since March\")", answer)

@@ -2,6 +2,7 @@ package understand
 
 import (
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/understand/timeexpr"
 )
 
 // Intent is what kind of answer a question asks for.
@@ -94,7 +95,7 @@ type Group struct {
 // TimeFilter limits a time column to a window.
 type TimeFilter struct {
 	Column *model.Column
-	Window Window
+	Window timeexpr.Window
 }
 
 // Rank orders entities by a metric: top or bottom N.

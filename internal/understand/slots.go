@@ -6,6 +6,7 @@ import (
 
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/understand/text"
+	"github.com/clarify-sql/clarify/internal/understand/timeexpr"
 )
 
 // Method says how a slot's choice was made; it sets the base confidence.
@@ -107,7 +108,7 @@ type Option struct {
 	values  []string
 	vopt    *model.Option
 	vague   *model.VagueTerm
-	window  *Window
+	window  *timeexpr.Window
 	cond    model.Cond
 	key     string // scope key
 	metric  *Agg
