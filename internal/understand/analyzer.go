@@ -30,7 +30,7 @@ type Analyzer struct {
 	cat   Catalog
 
 	mu      sync.Mutex
-	vx      *valueIndex
+	vx      *storedValues
 	version uint64
 	// rebuilding is closed when a background rebuild finishes
 	rebuilding chan struct{}
@@ -55,7 +55,7 @@ type Settings struct {
 
 // index returns the value index, building it on first use and rebuilding it
 // in the background when the catalog's values change (stale-while-revalidate).
-func (a *Analyzer) index(ctx context.Context) *valueIndex {
+func (a *Analyzer) index(ctx context.Context) *storedValues {
 	var v uint64
 	if a.cat != nil {
 		v = a.cat.Version(ctx)
@@ -122,7 +122,7 @@ func (a *Analyzer) Analyze(ctx context.Context, question string, s Settings) (*I
 	for i, t := range toks {
 		stems[i], vstems[i], texts[i] = t.Stem, text.ValueStem(t.Text), t.Text
 	}
-	l := &linker{a: a, vx: vx, toks: toks, stems: stems, vstems: vstems, texts: texts, fuzzy: map[int]string{}, tp: timeexpr.NewParser(toks, s.Now)}
+	l := &linker{a: a, vx: vx.idx, toks: toks, stems: stems, vstems: vstems, texts: texts, fuzzy: map[int]string{}, tp: timeexpr.NewParser(toks, s.Now)}
 	ms := l.link()
 	b := &builder{a: a, l: l, ms: ms, s: s, ctx: ctx, q: &Query{}, in: &Interpretation{Question: q, Lang: "en"}}
 	if text.IsCyrillic(q) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/understand/text"
+	"github.com/clarify-sql/clarify/internal/understand/valueindex"
 )
 
 // builder builds one Interpretation from linked mentions.
@@ -651,7 +652,7 @@ func sharesWord(a, b string) bool {
 	aw := strings.Fields(text.StemPhrase(a))
 	for _, w := range strings.Fields(text.StemPhrase(b)) {
 		for _, x := range aw {
-			if x == w && !noiseSet[w] {
+			if x == w && !valueindex.IsNoise(w) {
 				return true
 			}
 		}

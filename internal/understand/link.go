@@ -7,6 +7,7 @@ import (
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/understand/text"
 	"github.com/clarify-sql/clarify/internal/understand/timeexpr"
+	"github.com/clarify-sql/clarify/internal/understand/valueindex"
 )
 
 // mention is a span of the question linked to a meaning.
@@ -45,7 +46,7 @@ const (
 // linker links the tokens of one question.
 type linker struct {
 	a      *Analyzer
-	vx     *valueIndex
+	vx     *valueindex.Index
 	toks   []text.Token
 	stems  []string // snowball stems, for the lexicon
 	vstems []string // inflection-only stems, for values
@@ -87,7 +88,7 @@ func (l *linker) matches(i int) []match {
 }
 
 func (l *linker) known(i int) bool {
-	return l.a.lex.vocab[l.stems[i]] || l.vx.vocab[l.vstems[i]] > 0 || l.a.lex.words[l.texts[i]] || l.vx.words[l.texts[i]] > 0
+	return l.a.lex.vocab[l.stems[i]] || l.vx.HasStem(l.vstems[i]) || l.a.lex.words[l.texts[i]] || l.vx.HasWord(l.texts[i])
 }
 
 // correctTypos replaces words no vocabulary knows by the one word of the
@@ -99,7 +100,7 @@ func (l *linker) correctTypos() {
 		if t.Kind != text.Word || l.known(i) || len([]rune(t.Text)) < 5 {
 			continue
 		}
-		fixed, ok := l.vx.correct(t.Text)
+		fixed, ok := l.vx.Correct(t.Text)
 		if !ok || len([]rune(fixed)) < 5 {
 			continue
 		}
@@ -162,7 +163,7 @@ func (l *linker) candidates(i int) []*mention {
 	case text.Op:
 		return append(out, &mention{start: i, end: i + 1, kind: kOp, op: t.Text, conf: 1})
 	}
-	values := l.vx.exactAll(l.texts, l.vstems, i)
+	values := l.vx.Exact(l.texts, l.vstems, i)
 	ms := l.matches(i)
 	// longer phrases first; at equal length the model's phrase, unless the
 	// value is written exactly as in the question and the phrase is not
@@ -176,15 +177,15 @@ func (l *linker) candidates(i int) []*mention {
 		}
 		vh, hit := values[mt.end-i]
 		static := l.staticMention(i, mt)
-		if hit && (!hasModelEntry(mt.entries) || vh.text && !l.surfaceMatch(i, mt)) {
-			out = append(out, l.valueMention(i, mt.end, vh.ids))
+		if hit && (!hasModelEntry(mt.entries) || vh.Text && !l.surfaceMatch(i, mt)) {
+			out = append(out, l.valueMention(i, mt.end, vh.IDs))
 			delete(values, mt.end-i)
 			hit = false
 		}
 		if hit && static.kind != kValue {
-			for _, id := range vh.ids {
-				v := l.vx.vals[id]
-				static.vals = append(static.vals, valCand{col: v.col, values: []string{v.value}, label: v.value, score: 1})
+			for _, id := range vh.IDs {
+				v := l.vx.Entry(id)
+				static.vals = append(static.vals, valCand{col: v.Column, values: []string{v.Value}, label: v.Value, score: 1})
 			}
 			delete(values, mt.end-i)
 		}
@@ -196,7 +197,7 @@ func (l *linker) candidates(i int) []*mention {
 	}
 	sort.Sort(sort.Reverse(sort.IntSlice(lengths)))
 	for _, length := range lengths {
-		out = append(out, l.valueMention(i, i+length, values[length].ids))
+		out = append(out, l.valueMention(i, i+length, values[length].IDs))
 	}
 	return append(out, &mention{start: i, end: i + 1, kind: kUnknown})
 }
@@ -221,8 +222,8 @@ func (l *linker) surfaceMatch(i int, mt match) bool {
 func (l *linker) valueMention(start, end int, ids []int32) *mention {
 	m := &mention{start: start, end: end, kind: kValue, conf: 1, entries: []entry{{kind: kValue}}}
 	for _, id := range ids {
-		v := l.vx.vals[id]
-		m.vals = append(m.vals, valCand{col: v.col, values: []string{v.value}, label: v.value, score: 1})
+		v := l.vx.Entry(id)
+		m.vals = append(m.vals, valCand{col: v.Column, values: []string{v.Value}, label: v.Value, score: 1})
 	}
 	return m
 }
@@ -334,23 +335,23 @@ func (l *linker) partialRun(run []*mention) []*mention {
 				continue
 			}
 			q := l.vstems[run[i].start:run[k-1].end]
-			cands := l.vx.partial(q)
+			cands := l.vx.Partial(q)
 			// a word naming a small part of a long name is not a reference to it
 			// ("yet" in "Office mug - is it Friday yet?")
-			for len(cands) > 0 && cands[len(cands)-1].coverage < minCoverage {
+			for len(cands) > 0 && cands[len(cands)-1].Coverage < minCoverage {
 				cands = cands[:len(cands)-1]
 			}
 			if len(cands) == 0 {
 				continue
 			}
 			m := &mention{start: run[i].start, end: run[k-1].end, kind: kValue, partial: true, entries: []entry{{kind: kValue}}}
-			best := cands[0].coverage
+			best := cands[0].Coverage
 			for n, c := range cands {
 				if n >= 50 {
 					break
 				}
-				v := l.vx.vals[c.id]
-				m.vals = append(m.vals, valCand{col: v.col, values: []string{v.value}, label: v.value, score: partialScore(c.coverage)})
+				v := l.vx.Entry(c.ID)
+				m.vals = append(m.vals, valCand{col: v.Column, values: []string{v.Value}, label: v.Value, score: partialScore(c.Coverage)})
 			}
 			m.conf = partialScore(best)
 			l.noteFuzzy(m)

@@ -140,7 +140,3 @@ var stopWords = []string{
 	"и", "в", "во", "на", "за", "с", "со", "у", "о", "об", "от", "до", "для", "из", "к", "по", "мне", "меня",
 	"пожалуйста", "это", "эти", "этот", "есть", "был", "были", "было", "какие", "мои", "мой", "моя", "моё",
 }
-
-// noiseWords do not make a value distinct: "Tesla" fully names "Tesla, Inc.".
-var noiseWords = []string{"inc", "incorporated", "corp", "corporation", "co", "company", "the", "ltd", "llc",
-	"plc", "limited", "group", "&", "and", "of"}

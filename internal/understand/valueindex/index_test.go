@@ -1,0 +1,208 @@
+package valueindex_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/understand/text"
+	"github.com/clarify-sql/clarify/internal/understand/valueindex"
+)
+
+// question returns the words of a question as written and their value
+// stems, as the linker gives them to the index.
+func question(q string) (texts, stems []string) {
+	for _, t := range text.Tokenize(text.Normalize(q)) {
+		texts = append(texts, t.Text)
+		stems = append(stems, text.ValueStem(t.Text))
+	}
+	return texts, stems
+}
+
+// build indexes values of one column.
+func build(c *model.Column, values ...string) *valueindex.Index {
+	x := valueindex.New()
+	for _, v := range values {
+		x.Add(c, v, nil)
+	}
+	return x
+}
+
+func values(x *valueindex.Index, ids []int32) []string {
+	var out []string
+	for _, id := range ids {
+		out = append(out, x.Entry(id).Value)
+	}
+	return out
+}
+
+func TestExact(t *testing.T) {
+	t.Parallel()
+	status := &model.Column{Name: "status"}
+	x := build(status, "Open", "Ulcer", "in_repair", "Healing", "New York")
+	tests := []struct {
+		question string
+		at       int
+		want     map[int][]string // length in words → values
+		asText   bool             // found as written, not only by stems
+	}{
+		{"show open wounds", 1, map[int][]string{1: {"Open"}}, true},
+		{"show ulcers", 1, map[int][]string{1: {"Ulcer"}}, false},
+		{"trucks in repair", 1, map[int][]string{2: {"in_repair"}}, true},
+		{"orders from new york city", 2, map[int][]string{2: {"New York"}}, true},
+		// plural-only stems: a past tense is not the status
+		{"tickets opened today", 1, map[int][]string{}, false},
+		{"healed wounds", 0, map[int][]string{}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.question, func(t *testing.T) {
+			t.Parallel()
+			texts, stems := question(tc.question)
+			got := map[int][]string{}
+			for l, h := range x.Exact(texts, stems, tc.at) {
+				got[l] = values(x, h.IDs)
+				if h.Text != tc.asText {
+					t.Errorf("Exact(%q) length %d: as written = %v, want %v", tc.question, l, h.Text, tc.asText)
+				}
+			}
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("Exact(%q, %d) (-want +got):\n%s", tc.question, tc.at, d)
+			}
+		})
+	}
+}
+
+func TestPartial(t *testing.T) {
+	t.Parallel()
+	name := &model.Column{Name: "name"}
+	tests := []struct {
+		name   string
+		values []string
+		words  string
+		want   []string  // best first
+		cover  []float64 // per value in want
+	}{
+		{
+			name:   "noise words do not count",
+			values: []string{"Tesla Energy Storage", "Tesla, Inc."},
+			words:  "tesla",
+			want:   []string{"Tesla, Inc.", "Tesla Energy Storage"},
+			cover:  []float64{1, 1.0 / 3},
+		},
+		{
+			name:   "a letter matches itself followed by digits",
+			values: []string{"25-OH Vitamin D", "Vitamin D2 (Ergocalciferol)", "Vitamin D3", "Vitamin B12"},
+			words:  "vitamin d",
+			want:   []string{"Vitamin D2 (Ergocalciferol)", "Vitamin D3", "25-OH Vitamin D"},
+			cover:  []float64{1, 1, 0.5},
+		},
+		{
+			name:   "every word must be in the value",
+			values: []string{"Left Heel", "Right Heel", "Left Knee"},
+			words:  "left heel",
+			want:   []string{"Left Heel"},
+			cover:  []float64{1},
+		},
+		{
+			name:   "a word no value has",
+			values: []string{"Left Heel"},
+			words:  "left elbow",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			x := build(name, tc.values...)
+			_, stems := question(tc.words)
+			var got []string
+			var cover []float64
+			for _, m := range x.Partial(stems) {
+				got = append(got, x.Entry(m.ID).Value)
+				cover = append(cover, m.Coverage)
+			}
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("Partial(%q) (-want +got):\n%s", tc.words, d)
+			}
+			if d := cmp.Diff(tc.cover, cover); d != "" {
+				t.Errorf("Partial(%q) coverage (-want +got):\n%s", tc.words, d)
+			}
+		})
+	}
+}
+
+func TestCorrect(t *testing.T) {
+	t.Parallel()
+	x := build(&model.Column{Name: "status"}, "Healing", "North Hall", "Stage 2", "Stake")
+	x.AddTypoTarget("patients") // a word of the model, not of a value
+	x.AddTypoTarget("low")      // too short to correct into
+	tests := []struct {
+		typed string
+		want  string // "" when nothing is corrected
+	}{
+		{"haeling", "healing"},   // a transposition
+		{"healin", "healing"},    // a deletion
+		{"pateints", "patients"}, // into a model word
+		{"dealing", ""},          // a typo keeps its first letter
+		{"worth", ""},            // not "north"
+		{"stape", ""},            // "stage" or "stake": not one word
+		{"healing", ""},          // known words are not typos of themselves
+		{"lwo", ""},              // short words are never corrected
+		{"hxxling", ""},          // two edits
+	}
+	for _, tc := range tests {
+		t.Run(tc.typed, func(t *testing.T) {
+			t.Parallel()
+			got, ok := x.Correct(tc.typed)
+			if ok != (tc.want != "") || got != tc.want {
+				t.Errorf("Correct(%q) = %q, %v, want %q", tc.typed, got, ok, tc.want)
+			}
+		})
+	}
+}
+
+// TestDuplicates: a value stored twice in one column is one value; the
+// same value in two columns is two.
+func TestDuplicates(t *testing.T) {
+	t.Parallel()
+	orders := &model.Column{Name: "order_status"}
+	shipments := &model.Column{Name: "shipment_status"}
+	x := valueindex.New()
+	for _, v := range []string{"Pending", "Pending", "Shipped"} {
+		x.Add(orders, v, nil)
+	}
+	x.Add(shipments, "Pending", nil)
+	x.Add(shipments, "  ", nil) // blank values are not indexed
+	texts, stems := question("pending")
+	var got []string
+	for _, id := range x.Exact(texts, stems, 0)[1].IDs {
+		e := x.Entry(id)
+		got = append(got, e.Column.Name+"="+e.Value)
+	}
+	want := []string{"order_status=Pending", "shipment_status=Pending"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("values named by %q (-want +got):\n%s", "pending", d)
+	}
+	if !x.HasWord("pending") || !x.HasStem("shipped") || x.HasWord("opened") {
+		t.Errorf("HasWord/HasStem do not reflect the values: pending=%v shipped=%v", x.HasWord("pending"), x.HasStem("shipped"))
+	}
+}
+
+// TestEntityNoise: words of the column's own entity do not make a value
+// distinct, so naming the rest of it names it whole.
+func TestEntityNoise(t *testing.T) {
+	t.Parallel()
+	c := &model.Column{Name: "name"}
+	x := valueindex.New()
+	noise := map[string]bool{text.Stem("clinic"): true}
+	x.Add(c, "Riverside Clinic", noise)
+	_, stems := question("riverside")
+	ms := x.Partial(stems)
+	if len(ms) != 1 || ms[0].Coverage != 1 {
+		t.Fatalf("Partial(riverside) = %+v, want Riverside Clinic fully covered", ms)
+	}
+	if !strings.EqualFold(x.Entry(ms[0].ID).Value, "riverside clinic") {
+		t.Errorf("got %q", x.Entry(ms[0].ID).Value)
+	}
+}

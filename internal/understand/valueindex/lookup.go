@@ -1,0 +1,141 @@
+package valueindex
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/clarify-sql/clarify/internal/understand/text"
+)
+
+// Hit is the values a phrase names, and whether it names them as written
+// (not only by plural-free stems).
+type Hit struct {
+	IDs  []int32
+	Text bool
+}
+
+// Exact returns, per length in tokens, the values named by the phrase
+// starting at token i: as written when a value is written so, else by
+// stems ("ulcers" → "Ulcer"). texts are a question's words as written,
+// stems their text.ValueStem.
+func (x *Index) Exact(texts, stems []string, i int) map[int]Hit {
+	out := map[int]Hit{}
+	for l := min(x.maxLen, len(stems)-i); l >= 1; l-- {
+		if got := x.text[strings.Join(texts[i:i+l], " ")]; len(got) > 0 {
+			out[l] = Hit{IDs: got, Text: true}
+			continue
+		}
+		if got := x.exact[strings.Join(stems[i:i+l], " ")]; len(got) > 0 {
+			out[l] = Hit{IDs: got}
+		}
+	}
+	return out
+}
+
+// Match is a value that holds every word of a phrase.
+type Match struct {
+	ID       int32
+	Coverage float64 // share of the value's distinct words the phrase names
+}
+
+// Partial returns the values whose words include every stem of q (a stem
+// also matches itself followed by digits: "d" matches "d2"), best covered
+// first, then in the order they were added.
+func (x *Index) Partial(q []string) []Match {
+	var sets [][]int32
+	for _, s := range q {
+		ids := append([]int32(nil), x.postings[s]...)
+		for _, ext := range x.digitExt[s] {
+			ids = append(ids, x.postings[ext]...)
+		}
+		if len(ids) == 0 {
+			return nil
+		}
+		sets = append(sets, ids)
+	}
+	if len(sets) == 0 {
+		return nil
+	}
+	sort.Slice(sets, func(i, j int) bool { return len(sets[i]) < len(sets[j]) })
+	count := map[int32]int{}
+	for _, id := range sets[0] {
+		count[id] = 1
+	}
+	for _, set := range sets[1:] {
+		seen := map[int32]bool{}
+		for _, id := range set {
+			if count[id] > 0 && !seen[id] {
+				count[id]++
+				seen[id] = true
+			}
+		}
+	}
+	var out []Match
+	for id, n := range count {
+		if n != len(sets) {
+			continue
+		}
+		v := x.vals[id]
+		matched := 0
+		for _, s := range v.stems {
+			if !noiseSet[s] && containsPrefixDigit(q, s) {
+				matched++
+			}
+		}
+		cov := float64(matched) / float64(v.core)
+		if cov > 1 {
+			cov = 1
+		}
+		out = append(out, Match{ID: id, Coverage: cov})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Coverage != out[j].Coverage {
+			return out[i].Coverage > out[j].Coverage
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
+}
+
+func containsPrefixDigit(q []string, s string) bool {
+	for _, w := range q {
+		if w == s || (strings.HasPrefix(s, w) && strings.TrimLeftFunc(s[len(w):], unicode.IsDigit) == "") {
+			return true
+		}
+	}
+	return false
+}
+
+// Correct finds the one known word within one edit (insertion, deletion,
+// substitution or transposition) of s that starts with the same letter.
+// ok is false when there is none or more than one, and for words under
+// four letters.
+func (x *Index) Correct(s string) (fixed string, ok bool) {
+	rs := []rune(s)
+	if len(rs) < 4 {
+		return "", false
+	}
+	cands := map[string]bool{}
+	// a typo keeps its first letter far more often than not; words that
+	// differ there are other words ("dealing" is not "healing", "rates"
+	// not "dates", "worth" not "north")
+	probe := func(k string) {
+		for _, w := range x.deletes[k] {
+			if w != s && []rune(w)[0] == rs[0] && text.EditDistance(s, w) <= 1 {
+				cands[w] = true
+			}
+		}
+	}
+	probe(s)
+	for i := range rs {
+		probe(string(rs[:i]) + string(rs[i+1:]))
+	}
+	if len(cands) != 1 {
+		return "", false
+	}
+	for w := range cands {
+		return w, true
+	}
+	return "", false
+}
