@@ -16,6 +16,7 @@ import (
 	"github.com/clarify-sql/clarify/internal/guard"
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/plan"
+	"github.com/clarify-sql/clarify/internal/query"
 	"github.com/clarify-sql/clarify/internal/source"
 	"github.com/clarify-sql/clarify/internal/understand"
 	"github.com/clarify-sql/clarify/internal/understand/text"
@@ -60,7 +61,7 @@ func New(src *source.Source, opt Options) *Engine {
 // run passes a statement through the guard — with the query's scope, so
 // that every table it reads is limited to the scope value by code — and
 // executes the statement the guard returns, never the one it was given.
-func (e *Engine) run(ctx context.Context, q *understand.Query, sql string, args []any, maxRows int) (*source.Result, error) {
+func (e *Engine) run(ctx context.Context, q *query.Query, sql string, args []any, maxRows int) (*source.Result, error) {
 	var sc *guard.Scope
 	if q != nil && q.Scope != nil {
 		sc = &guard.Scope{Value: q.Scope.Key}
@@ -339,7 +340,7 @@ func (e *Engine) suggestions(ctx context.Context, in *understand.Interpretation,
 // Normalize is the comparison form of a prompt.
 func Normalize(s string) string { return strings.Join(strings.Fields(text.Normalize(s)), " ") }
 
-func touched(q *understand.Query) []*model.Entity {
+func touched(q *query.Query) []*model.Entity {
 	var es []*model.Entity
 	for _, f := range q.Filters {
 		es = append(es, f.Entity)
@@ -366,7 +367,7 @@ func (e *Engine) relaxed(ctx context.Context, in *understand.Interpretation, now
 	ctx, cancel := context.WithTimeout(ctx, e.opt.SuggestBudget)
 	defer cancel()
 	q := in.Query
-	try := func(q2 understand.Query) (int64, bool) {
+	try := func(q2 query.Query) (int64, bool) {
 		sql, args, err := plan.CompileCount(e.src.Model, &q2, e.src.Dialect(), plan.Options{Now: now})
 		if err != nil {
 			return 0, false
@@ -388,7 +389,7 @@ func (e *Engine) relaxed(ctx context.Context, in *understand.Interpretation, now
 	for i := len(q.Filters) - 1; i >= 0; i-- {
 		f := q.Filters[i]
 		q2 := *q
-		q2.Filters = append(append([]understand.Filter{}, q.Filters[:i]...), q.Filters[i+1:]...)
+		q2.Filters = append(append([]query.Filter{}, q.Filters[:i]...), q.Filters[i+1:]...)
 		if n, ok := try(q2); ok {
 			prompt := in.Question
 			if f.End > f.Start && f.End <= len(prompt) {

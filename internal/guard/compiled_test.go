@@ -17,6 +17,7 @@ import (
 	"github.com/clarify-sql/clarify/internal/guard"
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/plan"
+	"github.com/clarify-sql/clarify/internal/query"
 	"github.com/clarify-sql/clarify/internal/source"
 	"github.com/clarify-sql/clarify/internal/understand"
 )
@@ -59,7 +60,7 @@ func compileAll(t *testing.T, name string, src *source.Source, d model.Dialect) 
 	ctx := context.Background()
 	seen := map[string]bool{}
 	var out []compiled
-	add := func(question string, q *understand.Query) {
+	add := func(question string, q *query.Query) {
 		if q == nil || q.Base == nil {
 			return
 		}

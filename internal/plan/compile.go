@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/clarify-sql/clarify/internal/model"
-	"github.com/clarify-sql/clarify/internal/understand"
+	"github.com/clarify-sql/clarify/internal/query"
 )
 
 // Plan is one compiled query.
@@ -54,7 +54,7 @@ var ErrUnsupported = errors.New("unsupported query")
 // compiler holds the state of one compilation.
 type compiler struct {
 	m    *model.Model
-	q    *understand.Query
+	q    *query.Query
 	w    *writer
 	opt  Options
 	base *model.Entity
@@ -68,7 +68,7 @@ type compiler struct {
 }
 
 // Compile compiles a query for a dialect.
-func Compile(m *model.Model, q *understand.Query, d model.Dialect, opt Options) (*Plan, error) {
+func Compile(m *model.Model, q *query.Query, d model.Dialect, opt Options) (*Plan, error) {
 	if q == nil || q.Base == nil {
 		return nil, fmt.Errorf("%w: the question has no subject", ErrUnsupported)
 	}
@@ -138,7 +138,7 @@ func (c *compiler) whereSQL() string {
 
 // filterSQL renders one filter's condition against its entity ("" when
 // the filter only asks for related rows to exist or not).
-func (c *compiler) filterSQL(f understand.Filter) (string, error) {
+func (c *compiler) filterSQL(f query.Filter) (string, error) {
 	if f.LatestOf != nil {
 		return c.latestOf(f.LatestOf), nil
 	}
@@ -310,7 +310,7 @@ func (c *compiler) latestOf(tc *model.Column) string {
 // viaForeignKey rewrites a condition that only reads the key of an entity
 // one many-to-one step from the base onto the base's foreign key, saving
 // the join ("trades for AAPL": trades.symbol = ?).
-func (c *compiler) viaForeignKey(f understand.Filter) (understand.Filter, bool) {
+func (c *compiler) viaForeignKey(f query.Filter) (query.Filter, bool) {
 	if f.Cond == nil || f.Entity == c.base || f.Exclude {
 		return f, false
 	}
@@ -393,7 +393,7 @@ func (c *compiler) exists(e *model.Entity, conds []string) (string, error) {
 }
 
 // countOfChildren renders (SELECT COUNT(*) FROM path-to-e WHERE link) op ?.
-func (c *compiler) countOfChildren(f understand.Filter) (string, error) {
+func (c *compiler) countOfChildren(f query.Filter) (string, error) {
 	sub, err := c.related(f.Entity, "COUNT(*)", nil)
 	if err != nil {
 		return "", err
@@ -629,7 +629,7 @@ func (c *compiler) latestPerGroup(cols []*model.Column) (*Plan, error) {
 }
 
 // aggExpr renders an aggregate and the measure's own filter.
-func (c *compiler) aggExpr(a understand.Agg) (expr string, err error) {
+func (c *compiler) aggExpr(a query.Agg) (expr string, err error) {
 	fn := strings.ToUpper(a.Func)
 	var arg string
 	switch {
@@ -692,7 +692,7 @@ func (c *compiler) manyJoins() []model.Edge {
 	return out
 }
 
-func aggName(a understand.Agg) string {
+func aggName(a query.Agg) string {
 	name := strings.ToLower(strings.ReplaceAll(strings.TrimSpace(a.Label), " ", "_"))
 	name = strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r > 127 {
@@ -706,7 +706,7 @@ func aggName(a understand.Agg) string {
 	return name
 }
 
-func aggType(a understand.Agg) string {
+func aggType(a query.Agg) string {
 	switch a.Func {
 	case "count", "count_distinct":
 		return "integer"
@@ -871,7 +871,7 @@ func contains(cs []*model.Column, c *model.Column) bool {
 // CompileCount compiles the number of base rows a query's restrictions
 // keep (filters, time window and scope, not its aggregation or limit): the
 // preview of a clarification option and the test of a relaxed filter.
-func CompileCount(m *model.Model, q *understand.Query, d model.Dialect, opt Options) (string, []any, error) {
+func CompileCount(m *model.Model, q *query.Query, d model.Dialect, opt Options) (string, []any, error) {
 	if q == nil || q.Base == nil {
 		return "", nil, fmt.Errorf("%w: the question has no subject", ErrUnsupported)
 	}

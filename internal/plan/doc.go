@@ -1,4 +1,4 @@
-// Package plan compiles a settled Query (package understand) into SQL for
+// Package plan compiles a settled query.Query (built by package understand) into SQL for
 // SQLite, PostgreSQL or MySQL: the step after routing and before the guard
 // and execution in the flow of a question.
 //

@@ -6,12 +6,12 @@ import (
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
-	"github.com/clarify-sql/clarify/internal/understand"
+	"github.com/clarify-sql/clarify/internal/query"
 )
 
 // Statement says in plain language what a query computes, e.g. "Patients
 // with at least one wound where infected".
-func Statement(m *model.Model, q *understand.Query) string {
+func Statement(m *model.Model, q *query.Query) string {
 	if q == nil || q.Base == nil {
 		return ""
 	}
@@ -25,7 +25,7 @@ func Statement(m *model.Model, q *understand.Query) string {
 		}
 		head = fmt.Sprintf("%s %d %s by %s", dir, q.Rank.Limit, q.Rank.Entity.PluralLabel(), q.Rank.Metric.Label)
 		subject = ""
-	case q.Agg != nil && q.Intent == understand.IntentCount && len(q.Group) == 0:
+	case q.Agg != nil && q.Intent == query.IntentCount && len(q.Group) == 0:
 		head = "Number of " + subject
 		subject = ""
 	case q.Agg != nil:
@@ -49,7 +49,7 @@ func Statement(m *model.Model, q *understand.Query) string {
 	}
 	var parts []string
 	var own []string
-	var children []understand.Filter
+	var children []query.Filter
 	for _, f := range q.Filters {
 		path, ok := m.Path(q.Base, f.Entity)
 		switch {
@@ -126,7 +126,7 @@ func Statement(m *model.Model, q *understand.Query) string {
 // childPhrase says a filter on related rows naturally: "with at least one
 // infected wound" for the label "Infected wounds", else "with at least one
 // wound where …".
-func childPhrase(f understand.Filter) string {
+func childPhrase(f query.Filter) string {
 	label := strings.TrimSpace(f.Label)
 	plural, single := f.Entity.PluralLabel(), f.Entity.Singular()
 	low := strings.ToLower(label)
@@ -157,13 +157,13 @@ func capitalize(s string) string {
 }
 
 // chartFor picks a chart: a line for time series, bars for categories.
-func chartFor(q *understand.Query, cols []Column) Chart {
+func chartFor(q *query.Query, cols []Column) Chart {
 	last := ""
 	if len(cols) > 0 {
 		last = cols[len(cols)-1].Name
 	}
 	switch {
-	case q.Intent == understand.IntentTrend && len(cols) >= 2:
+	case q.Intent == query.IntentTrend && len(cols) >= 2:
 		return Chart{Type: "line", X: cols[0].Name, Y: last}
 	case q.Rank != nil && len(cols) >= 2:
 		return Chart{Type: "bar", X: cols[len(cols)-2].Name, Y: last}

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/query"
 	"github.com/clarify-sql/clarify/internal/understand/text"
 	"github.com/clarify-sql/clarify/internal/understand/timeexpr"
 )
@@ -124,7 +125,7 @@ func (a *Analyzer) Analyze(ctx context.Context, question string, s Settings) (*I
 	}
 	l := &linker{a: a, vx: vx.idx, toks: toks, stems: stems, vstems: vstems, texts: texts, fuzzy: map[int]string{}, tp: timeexpr.NewParser(toks, s.Now)}
 	ms := l.link()
-	b := &builder{a: a, l: l, ms: ms, s: s, ctx: ctx, q: &Query{}, in: &Interpretation{Question: q, Lang: "en"}}
+	b := &builder{a: a, l: l, ms: ms, s: s, ctx: ctx, q: &query.Query{}, in: &Interpretation{Question: q, Lang: "en"}}
 	if text.IsCyrillic(q) {
 		b.in.Lang = "ru"
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/query"
 	"github.com/clarify-sql/clarify/internal/understand/text"
 )
 
@@ -51,7 +52,7 @@ func (b *builder) columnComparisons() {
 				return &model.ColumnRef{Entity: e.Name, Column: col.Name}
 			}
 			cond := model.Compare{Left: model.Operand{Column: ref(a)}, Op: op, Right: []model.Operand{{Column: ref(c)}}}
-			f := Filter{Entity: e, Cond: cond, Slot: "compare:" + a.Name + op + c.Name,
+			f := query.Filter{Entity: e, Cond: cond, Slot: "compare:" + a.Name + op + c.Name,
 				Label: fmt.Sprintf("%s %s %s", a.Title(), opWord(op), c.Title())}
 			f.Start, f.End = toks[max(0, k-3)].Start, toks[min(len(toks), than+4)-1].End
 			b.q.Filters = append(b.q.Filters, f)
@@ -122,7 +123,7 @@ func (b *builder) columnAgainstColumn() {
 		}
 		ref := func(col *model.Column) *model.ColumnRef { return &model.ColumnRef{Entity: e.Name, Column: col.Name} }
 		cond := model.Compare{Left: model.Operand{Column: ref(a)}, Op: op, Right: []model.Operand{{Column: ref(c)}}}
-		f := Filter{Entity: e, Cond: cond, Slot: "compare:" + a.Name + op + c.Name, Label: fmt.Sprintf("%s %s %s", a.Title(), map[string]string{"<": "below", "<=": "at most", ">": "above", ">=": "at least"}[op], c.Title())}
+		f := query.Filter{Entity: e, Cond: cond, Slot: "compare:" + a.Name + op + c.Name, Label: fmt.Sprintf("%s %s %s", a.Title(), map[string]string{"<": "below", "<=": "at most", ">": "above", ">=": "at least"}[op], c.Title())}
 		f.Start, f.End = b.l.toks[m.start].Start, b.l.toks[n.end-1].End
 		b.q.Filters = append(b.q.Filters, f)
 		m.used, n.used = true, true

@@ -3,6 +3,8 @@ package understand
 import (
 	"fmt"
 	"strings"
+
+	"github.com/clarify-sql/clarify/internal/query"
 )
 
 // Describe renders an interpretation as stable text, for golden files,
@@ -12,7 +14,7 @@ func Describe(in *Interpretation) string {
 	fmt.Fprintf(&b, "question: %s\n", in.Question)
 	q := in.Query
 	if q == nil {
-		q = &Query{}
+		q = &query.Query{}
 	}
 	fmt.Fprintf(&b, "intent: %s\n", q.Intent)
 	if q.Subject != nil {
@@ -97,7 +99,7 @@ func Describe(in *Interpretation) string {
 	return b.String()
 }
 
-func describeAgg(a *Agg) string {
+func describeAgg(a *query.Agg) string {
 	switch {
 	case a.Measure != nil:
 		return fmt.Sprintf("%s(measure %s)", a.Func, a.Measure.Name)

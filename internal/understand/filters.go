@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/query"
 	"github.com/clarify-sql/clarify/internal/understand/text"
 	"github.com/clarify-sql/clarify/internal/understand/timeexpr"
 )
@@ -35,7 +36,7 @@ func (b *builder) isScopeVal(m *mention) bool {
 	return false
 }
 
-func (b *builder) addFilter(f Filter, m *mention) {
+func (b *builder) addFilter(f query.Filter, m *mention) {
 	if m != nil {
 		f.Start, f.End = b.l.toks[m.start].Start, b.l.toks[m.end-1].End
 		m.used = true
@@ -90,7 +91,7 @@ func (b *builder) negatedMeasures() {
 			e = tc.Entity()
 		}
 		m.used = true
-		b.addFilter(Filter{Entity: e, Exclude: true, Label: "no " + e.PluralLabel(), Slot: "entity:" + e.Name}, m)
+		b.addFilter(query.Filter{Entity: e, Exclude: true, Label: "no " + e.PluralLabel(), Slot: "entity:" + e.Name}, m)
 	}
 }
 
@@ -100,7 +101,7 @@ func (b *builder) negatedMeasures() {
 func (b *builder) mergeValueFilters() {
 	q := b.q
 	first := map[string]int{}
-	var out []Filter
+	var out []query.Filter
 	for _, f := range q.Filters {
 		col, vals, ok := valueCond(f)
 		if !ok {
@@ -127,7 +128,7 @@ func (b *builder) mergeValueFilters() {
 }
 
 // valueCond returns the column and values of an equality or IN filter.
-func valueCond(f Filter) (string, []model.Operand, bool) {
+func valueCond(f query.Filter) (string, []model.Operand, bool) {
 	c, ok := f.Cond.(model.Compare)
 	if !ok || f.Exclude || c.Left.Column == nil || (c.Op != "=" && c.Op != "in") {
 		return "", nil, false
@@ -165,10 +166,10 @@ func (b *builder) childEntities() {
 		switch {
 		case b.negated(i):
 			m.used = true
-			b.addFilter(Filter{Entity: e, Exclude: true, Label: "no " + e.PluralLabel(), Slot: "entity:" + e.Name}, m)
+			b.addFilter(query.Filter{Entity: e, Exclude: true, Label: "no " + e.PluralLabel(), Slot: "entity:" + e.Name}, m)
 		case !has && b.withBefore(i):
 			m.used = true
-			b.addFilter(Filter{Entity: e, Label: "at least one " + e.Singular(), Slot: "entity:" + e.Name}, m)
+			b.addFilter(query.Filter{Entity: e, Label: "at least one " + e.Singular(), Slot: "entity:" + e.Name}, m)
 		}
 	}
 }
@@ -214,7 +215,7 @@ func (b *builder) valueFilter(i int, m *mention) {
 			Why: "the closest value in the data", Options: []*Option{{ID: optionID(v.col.Name + ":" + v.label), Label: v.label, column: v.col, values: v.values}}}
 		b.settle(sl, nil)
 	}
-	f := Filter{Entity: v.col.Entity(), Cond: c, Label: label, Slot: key}
+	f := query.Filter{Entity: v.col.Entity(), Cond: c, Label: label, Slot: key}
 	if b.negated(i) {
 		f = b.negate(f)
 	}
@@ -223,7 +224,7 @@ func (b *builder) valueFilter(i int, m *mention) {
 
 // negate turns a filter around: NOT on the base entity, "has no such row"
 // on another ("patients without infected wounds").
-func (b *builder) negate(f Filter) Filter {
+func (b *builder) negate(f query.Filter) query.Filter {
 	if f.Entity == b.q.Base {
 		f.Cond = model.Not{Item: f.Cond}
 		f.Label = "not " + f.Label
@@ -248,7 +249,7 @@ func (b *builder) flagFilter(i int, m *mention) {
 	if !val {
 		label = "not " + label
 	}
-	f := Filter{Entity: col.Entity(), Cond: c, Label: label, Slot: "flag:" + col.Name}
+	f := query.Filter{Entity: col.Entity(), Cond: c, Label: label, Slot: "flag:" + col.Name}
 	if b.negated(i) {
 		f = b.negate(f)
 	}
@@ -267,7 +268,7 @@ func (b *builder) termFilter(_ int, m *mention) {
 		Options: []*Option{{ID: t.Name, Label: t.Description, Description: t.Description}}}
 	b.settle(sl, nil)
 	e := b.a.model.Entity(t.Entity)
-	f := Filter{Entity: e, Label: t.Description, Slot: sl.Key}
+	f := query.Filter{Entity: e, Label: t.Description, Slot: sl.Key}
 	if t.Condition != "" {
 		c, err := model.ParseCond(t.Condition)
 		if err != nil {
@@ -420,7 +421,7 @@ func (b *builder) applyVague(o *Option, target *model.Entity, m *mention, key st
 			e = b.a.model.Entity(o.vopt.Entity)
 		}
 	}
-	f := Filter{Entity: e, Label: o.Label, Slot: key}
+	f := query.Filter{Entity: e, Label: o.Label, Slot: key}
 	switch {
 	case o.window != nil:
 		b.setWindow(e, *o.window, m)
@@ -613,7 +614,7 @@ func (b *builder) superlative(i int, m *mention) {
 		return
 	}
 	m.used = true
-	b.q.Order = append(b.q.Order, Order{Column: c, Desc: !strings.EqualFold(dir, "asc")})
+	b.q.Order = append(b.q.Order, query.Order{Column: c, Desc: !strings.EqualFold(dir, "asc")})
 	limit := 0
 	if _, p := b.prev(i); p != nil && p.kind == kNumber && !p.used {
 		limit = int(p.num)
@@ -629,8 +630,8 @@ func (b *builder) superlative(i int, m *mention) {
 		}
 	}
 	b.q.Limit = limit
-	if b.q.Intent == IntentList {
-		b.q.Intent = IntentTop
+	if b.q.Intent == query.IntentList {
+		b.q.Intent = query.IntentTop
 	}
 }
 
@@ -666,7 +667,7 @@ func (b *builder) nullFilters() {
 		if op == "is not null" {
 			label = "a " + c.Title()
 		}
-		b.addFilter(Filter{Entity: c.Entity(), Cond: model.Compare{Left: model.Operand{Column: ref}, Op: op}, Label: label, Slot: "null:" + c.Name}, m)
+		b.addFilter(query.Filter{Entity: c.Entity(), Cond: model.Compare{Left: model.Operand{Column: ref}, Op: op}, Label: label, Slot: "null:" + c.Name}, m)
 	}
 }
 
@@ -700,7 +701,7 @@ func (b *builder) keyFilters() {
 		}
 		ref := &model.ColumnRef{Entity: e.Name, Column: e.Key}
 		c := model.Compare{Left: model.Operand{Column: ref}, Op: "=", Right: []model.Operand{{Literal: lit}}}
-		b.addFilter(Filter{Entity: e, Cond: c, Label: fmt.Sprintf("%s is %v", e.KeyColumn().Title(), lit), Slot: "key:" + e.Name}, n)
+		b.addFilter(query.Filter{Entity: e, Cond: c, Label: fmt.Sprintf("%s is %v", e.KeyColumn().Title(), lit), Slot: "key:" + e.Name}, n)
 	}
 }
 

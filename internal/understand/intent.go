@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/query"
 	"github.com/clarify-sql/clarify/internal/understand/text"
 	"github.com/clarify-sql/clarify/internal/understand/timeexpr"
 )
@@ -15,7 +16,7 @@ import (
 // trend, top N, latest or a list, and the measure it is computed over.
 func (b *builder) intent() {
 	q := b.q
-	q.Intent = IntentList
+	q.Intent = query.IntentList
 	q.Base = q.Subject
 	var countM, aggM, trendM, latestM *mention
 	for _, m := range b.ms {
@@ -50,7 +51,7 @@ func (b *builder) intent() {
 		return
 	}
 	if b.whenAgg != nil {
-		q.Intent = IntentAggregate
+		q.Intent = query.IntentAggregate
 		q.Agg = b.whenAgg
 		b.baseForMetric(q.Agg)
 		return
@@ -62,8 +63,8 @@ func (b *builder) intent() {
 			if agg := b.aggTarget(aggM); agg != nil {
 				b.rankMetric(agg, aggM)
 				n.used = true
-				q.Intent = IntentTop
-				q.Rank = &Rank{Entity: q.Subject, Metric: *agg, Desc: aggM.entry().op == "max", Limit: int(n.num)}
+				q.Intent = query.IntentTop
+				q.Rank = &query.Rank{Entity: q.Subject, Metric: *agg, Desc: aggM.entry().op == "max", Limit: int(n.num)}
 				b.baseForMetric(agg)
 				b.groups()
 				return
@@ -74,8 +75,8 @@ func (b *builder) intent() {
 	if aggM != nil && (aggM.entry().op == "max" || aggM.entry().op == "min") && b.subjectM != nil && b.whichBefore(b.subjectM) {
 		if agg := b.aggTarget(aggM); agg != nil {
 			b.rankMetric(agg, aggM)
-			q.Intent = IntentTop
-			q.Rank = &Rank{Entity: q.Subject, Metric: *agg, Desc: aggM.entry().op == "max", Limit: 1}
+			q.Intent = query.IntentTop
+			q.Rank = &query.Rank{Entity: q.Subject, Metric: *agg, Desc: aggM.entry().op == "max", Limit: 1}
 			b.baseForMetric(agg)
 			b.groups()
 			return
@@ -83,7 +84,7 @@ func (b *builder) intent() {
 	}
 	if countM != nil {
 		if agg := b.countedQuantity(countM); agg != nil {
-			q.Intent = IntentAggregate
+			q.Intent = query.IntentAggregate
 			q.Agg = agg
 			b.baseForMetric(agg)
 			b.groups()
@@ -95,8 +96,8 @@ func (b *builder) intent() {
 	}
 	switch {
 	case countM != nil:
-		q.Intent = IntentCount
-		q.Agg = &Agg{Func: "count", Label: "number of " + q.Subject.PluralLabel()}
+		q.Intent = query.IntentCount
+		q.Agg = &query.Agg{Func: "count", Label: "number of " + q.Subject.PluralLabel()}
 		// "number of orders per customer": a measure named after the count word
 		if _, n := b.next(b.idx(countM)); n != nil && n.kind == kMeasure {
 			n.used = true
@@ -105,19 +106,19 @@ func (b *builder) intent() {
 		}
 	case aggM != nil:
 		if agg := b.aggTarget(aggM); agg != nil {
-			q.Intent = IntentAggregate
+			q.Intent = query.IntentAggregate
 			q.Agg = agg
 			b.baseForMetric(agg)
 		} else if aggM.entry().op == "sum" {
 			// "total orders": a count
-			q.Intent = IntentCount
-			q.Agg = &Agg{Func: "count", Label: "number of " + q.Subject.PluralLabel()}
+			q.Intent = query.IntentCount
+			q.Agg = &query.Agg{Func: "count", Label: "number of " + q.Subject.PluralLabel()}
 		}
 	default:
 		// "the total amount of invoices": a column whose name starts with
 		// an aggregate word, asked of many rows, is that aggregate
 		if a := b.namedAggColumn(); a != nil {
-			q.Intent = IntentAggregate
+			q.Intent = query.IntentAggregate
 			q.Agg = a
 			break
 		}
@@ -128,12 +129,12 @@ func (b *builder) intent() {
 				if ms := m.entry().measure; ms.Aggregate == "count" && ms.Expr.IsZero() && i+1 < len(b.ms) && b.adjacent(m, b.ms[i+1]) &&
 					b.ms[i+1] == b.subjectM && b.singular(m) {
 					m.used = true
-					q.Intent = IntentCount
-					q.Agg = &Agg{Func: "count", Label: "number of " + q.Subject.PluralLabel()}
+					q.Intent = query.IntentCount
+					q.Agg = &query.Agg{Func: "count", Label: "number of " + q.Subject.PluralLabel()}
 					break
 				}
 				m.used = true
-				q.Intent = IntentAggregate
+				q.Intent = query.IntentAggregate
 				q.Agg = measureAgg(m.entry().measure)
 				b.baseForMetric(q.Agg)
 				break
@@ -141,13 +142,13 @@ func (b *builder) intent() {
 		}
 	}
 	b.versus()
-	if q.Intent == IntentList && countM == nil && aggM == nil && trendM == nil && latestM == nil && len(q.Group) == 0 {
+	if q.Intent == query.IntentList && countM == nil && aggM == nil && trendM == nil && latestM == nil && len(q.Group) == 0 {
 		// "which venues did TSLA trade on": the values of the column, with
 		// how many rows have each
 		if x := b.whichDimension(); x != nil {
 			x.used = true
-			q.Group = append(q.Group, Group{Column: x.entry().column})
-			q.Agg = &Agg{Func: "count", Label: "number of " + q.Base.PluralLabel()}
+			q.Group = append(q.Group, query.Group{Column: x.entry().column})
+			q.Agg = &query.Agg{Func: "count", Label: "number of " + q.Base.PluralLabel()}
 		}
 	}
 	b.groups()
@@ -161,25 +162,25 @@ func (b *builder) intent() {
 		b.columnAgg()
 		b.trend()
 	}
-	if len(q.Group) > 0 && q.Intent != IntentTrend {
+	if len(q.Group) > 0 && q.Intent != query.IntentTrend {
 		b.columnAgg()
 		if q.Agg == nil {
 			b.aggregationSlot(false)
 		}
-		q.Intent = IntentGroup
+		q.Intent = query.IntentGroup
 	}
-	if b.firstBy != nil && q.Intent == IntentList && b.a.model.Reachable(q.Base, b.firstBy.Column.Entity()) {
-		q.Intent = IntentTop
-		q.Order = []Order{*b.firstBy}
+	if b.firstBy != nil && q.Intent == query.IntentList && b.a.model.Reachable(q.Base, b.firstBy.Column.Entity()) {
+		q.Intent = query.IntentTop
+		q.Order = []query.Order{*b.firstBy}
 		q.Limit = 1
 		if !b.singular(b.subjectM) {
 			q.Limit = b.topLimit(q.Base)
 		}
 	}
-	if latestM != nil && q.Intent == IntentList && !b.historyPolicyApplies() {
+	if latestM != nil && q.Intent == query.IntentList && !b.historyPolicyApplies() {
 		if tc := b.a.model.TimeColumn(q.Base); tc != nil {
-			q.Intent = IntentLatest
-			q.Latest = &Latest{Time: tc}
+			q.Intent = query.IntentLatest
+			q.Latest = &query.Latest{Time: tc}
 			latestM.used = true
 		}
 	}
@@ -189,7 +190,7 @@ func (b *builder) intent() {
 // as the sum of a quantity column: the count word is followed by a unit of
 // a numeric column, or the question names a numeric column that no number
 // compares.
-func (b *builder) countedQuantity(countM *mention) *Agg {
+func (b *builder) countedQuantity(countM *mention) *query.Agg {
 	i := b.idx(countM)
 	j, n := b.next(i)
 	// "how many Tesla shares": values may qualify the unit
@@ -206,7 +207,7 @@ func (b *builder) countedQuantity(countM *mention) *Agg {
 			for _, c := range e.Columns {
 				if c.Role == model.RoleMeasure && c.Numeric() && unitMatches(c, unit) {
 					n.used = true
-					return &Agg{Func: "sum", Column: c, Label: "total " + c.Title()}
+					return &query.Agg{Func: "sum", Column: c, Label: "total " + c.Title()}
 				}
 			}
 		}
@@ -216,7 +217,7 @@ func (b *builder) countedQuantity(countM *mention) *Agg {
 			if x.kind == kColumn && x.entry().column.Numeric() && x.entry().column.Role == model.RoleMeasure && !b.comparedLater(j) {
 				x.used, n.used = true, true
 				c := x.entry().column
-				return &Agg{Func: "sum", Column: c, Label: "total " + c.Title()}
+				return &query.Agg{Func: "sum", Column: c, Label: "total " + c.Title()}
 			}
 		}
 	}
@@ -250,8 +251,8 @@ func (b *builder) whichColumnTop(aggM *mention) bool {
 		m.used = true
 		q.Base, q.Subject = asked.Entity(), asked.Entity()
 		b.in.Subject = q.Subject
-		q.Intent = IntentTop
-		q.Order = []Order{{Column: agg.Column, Desc: op == "max"}}
+		q.Intent = query.IntentTop
+		q.Order = []query.Order{{Column: agg.Column, Desc: op == "max"}}
 		q.Limit = 1
 		q.Columns = []*model.Column{asked, agg.Column}
 		return true
@@ -264,9 +265,9 @@ func (b *builder) whichColumnTop(aggM *mention) bool {
 func (b *builder) mostByColumn() {
 	q := b.q
 	col := b.mostBy.entry().column
-	q.Intent = IntentGroup
-	q.Group = []Group{{Column: col}}
-	q.Agg = &Agg{Func: "count", Label: "number of " + q.Subject.PluralLabel()}
+	q.Intent = query.IntentGroup
+	q.Group = []query.Group{{Column: col}}
+	q.Agg = &query.Agg{Func: "count", Label: "number of " + q.Subject.PluralLabel()}
 	if _, n := b.next(b.idx(b.mostM)); n != nil {
 		switch n.kind {
 		case kMeasure:
@@ -278,7 +279,7 @@ func (b *builder) mostByColumn() {
 				n.used = true
 				q.Subject, q.Base = e, e
 				b.in.Subject = e
-				q.Agg = &Agg{Func: "count", Label: "number of " + e.PluralLabel()}
+				q.Agg = &query.Agg{Func: "count", Label: "number of " + e.PluralLabel()}
 			}
 		}
 	}
@@ -318,9 +319,9 @@ func (b *builder) versus() {
 		if c.Entity() != q.Base && !b.a.model.Reachable(q.Base, c.Entity()) {
 			continue
 		}
-		q.Group = append(q.Group, Group{Column: c})
+		q.Group = append(q.Group, query.Group{Column: c})
 		if q.Agg == nil {
-			q.Agg = &Agg{Func: "count", Label: "number of " + q.Base.PluralLabel()}
+			q.Agg = &query.Agg{Func: "count", Label: "number of " + q.Base.PluralLabel()}
 		}
 		return
 	}
@@ -369,11 +370,11 @@ func (b *builder) topDimension() bool {
 		count.used = true
 		limit = int(count.num)
 	}
-	q.Intent = IntentGroup
-	q.Group = []Group{{Column: c}}
+	q.Intent = query.IntentGroup
+	q.Group = []query.Group{{Column: c}}
 	q.Agg = b.byMetric(c.Entity())
 	if q.Agg == nil {
-		q.Agg = &Agg{Func: "count", Label: "number of " + q.Base.PluralLabel()}
+		q.Agg = &query.Agg{Func: "count", Label: "number of " + q.Base.PluralLabel()}
 	} else {
 		b.baseForMetric(q.Agg)
 	}
@@ -383,8 +384,8 @@ func (b *builder) topDimension() bool {
 
 // byMetric reads the metric named after "by" ("by revenue", "by average
 // score", "by number of tickets") for ranking rows of r; nil when none is.
-func (b *builder) byMetric(r *model.Entity) *Agg {
-	var metric *Agg
+func (b *builder) byMetric(r *model.Entity) *query.Agg {
+	var metric *query.Agg
 	for k, m := range b.ms {
 		if m.kind != kBy {
 			continue
@@ -407,7 +408,7 @@ func (b *builder) byMetric(r *model.Entity) *Agg {
 			if _, e := b.next(b.idx(n)); e != nil && e.kind == kEntity {
 				if ce := b.entityOfQuiet(e); ce != nil && ce != r {
 					if p, ok := b.a.model.Path(ce, r); ok && model.ToOnePath(p) {
-						metric = &Agg{Func: "count", Measure: countMeasure(ce), Label: "number of " + ce.PluralLabel()}
+						metric = &query.Agg{Func: "count", Measure: countMeasure(ce), Label: "number of " + ce.PluralLabel()}
 						n.used, e.used = true, true
 					}
 				}
@@ -424,7 +425,7 @@ func (b *builder) byMetric(r *model.Entity) *Agg {
 					label = aggWord(fn) + " " + strings.ToLower(c.Title())
 					said.used = true
 				}
-				metric = &Agg{Func: fn, Column: c, Label: label}
+				metric = &query.Agg{Func: fn, Column: c, Label: label}
 				n.used = true
 			}
 		}
@@ -439,7 +440,7 @@ func (b *builder) byMetric(r *model.Entity) *Agg {
 // namedAggColumn returns the aggregate of a numeric column named with a
 // leading aggregate word ("total amount"), when the question is about the
 // rows of the column's entity in the plural; nil otherwise.
-func (b *builder) namedAggColumn() *Agg {
+func (b *builder) namedAggColumn() *query.Agg {
 	if b.subjectM == nil || b.singular(b.subjectM) {
 		return nil
 	}
@@ -455,7 +456,7 @@ func (b *builder) namedAggColumn() *Agg {
 		for _, op := range []string{"sum", "avg"} {
 			if slices.Contains(aggWords[op], first) {
 				m.used = true
-				return &Agg{Func: op, Column: c, Label: aggWord(op) + " " + strings.TrimPrefix(strings.ToLower(c.Title()), first+" ")}
+				return &query.Agg{Func: op, Column: c, Label: aggWord(op) + " " + strings.TrimPrefix(strings.ToLower(c.Title()), first+" ")}
 			}
 		}
 	}
@@ -467,7 +468,7 @@ func (b *builder) namedAggColumn() *Agg {
 // items with the highest revenue" sum their order lines' revenue rather
 // than take the largest line, and "the highest total quantity" sums.
 // Over the subject's own rows the largest value is the metric itself.
-func (b *builder) rankMetric(agg *Agg, aggM *mention) {
+func (b *builder) rankMetric(agg *query.Agg, aggM *mention) {
 	var e *model.Entity
 	switch {
 	case agg.Measure != nil:
@@ -545,16 +546,16 @@ func (b *builder) whichDimension() *mention {
 	return nil
 }
 
-func measureAgg(ms *model.Measure) *Agg {
-	return &Agg{Func: ms.Aggregate, Measure: ms, Label: measureLabel(ms)}
+func measureAgg(ms *model.Measure) *query.Agg {
+	return &query.Agg{Func: ms.Aggregate, Measure: ms, Label: measureLabel(ms)}
 }
 
 // aggTarget finds what an aggregate word applies to: a measure or a numeric
 // column after it (or anywhere in the question).
-func (b *builder) aggTarget(aggM *mention) *Agg {
+func (b *builder) aggTarget(aggM *mention) *query.Agg {
 	op := aggM.entry().op
 	start := b.idx(aggM)
-	try := func(m *mention) *Agg {
+	try := func(m *mention) *query.Agg {
 		if m.used || b.grouped[m] {
 			return nil
 		}
@@ -575,7 +576,7 @@ func (b *builder) aggTarget(aggM *mention) *Agg {
 				return nil
 			}
 			m.used = true
-			return &Agg{Func: op, Column: c, Label: aggWord(op) + " " + c.Title()}
+			return &query.Agg{Func: op, Column: c, Label: aggWord(op) + " " + c.Title()}
 		}
 		return nil
 	}
@@ -600,7 +601,7 @@ func (b *builder) aggTarget(aggM *mention) *Agg {
 		}
 	}
 	if only != nil {
-		return &Agg{Func: op, Column: only, Label: aggWord(op) + " " + only.Title()}
+		return &query.Agg{Func: op, Column: only, Label: aggWord(op) + " " + only.Title()}
 	}
 	return nil
 }
@@ -623,7 +624,7 @@ func aggWord(op string) string {
 
 // baseForMetric reads rows from the metric's entity when it differs from
 // the subject ("average healing time of patients' wounds").
-func (b *builder) baseForMetric(a *Agg) {
+func (b *builder) baseForMetric(a *query.Agg) {
 	switch {
 	case a.Measure != nil:
 		b.q.Base = b.a.model.Entity(a.Measure.Entity)
@@ -665,9 +666,9 @@ func (b *builder) groups() {
 					n.used, col.used = true, true
 					b.grouped[n] = true
 					if c.Temporal() {
-						q.Group = append(q.Group, Group{Column: c, Bucket: "month"})
+						q.Group = append(q.Group, query.Group{Column: c, Bucket: "month"})
 					} else {
-						q.Group = append(q.Group, Group{Column: c})
+						q.Group = append(q.Group, query.Group{Column: c})
 					}
 					continue
 				}
@@ -680,7 +681,7 @@ func (b *builder) groups() {
 				continue
 			}
 			n.used = true
-			q.Group = append(q.Group, Group{Entity: e})
+			q.Group = append(q.Group, query.Group{Entity: e})
 		case kFlag:
 			// "revenue per salesperson": group by the flag's entity, keep the flag
 			e := n.entry().entity
@@ -688,7 +689,7 @@ func (b *builder) groups() {
 				e = n.vals[0].col.Entity()
 			}
 			if e != q.Base {
-				q.Group = append(q.Group, Group{Entity: e})
+				q.Group = append(q.Group, query.Group{Entity: e})
 			}
 		case kColumn:
 			c := n.entry().column
@@ -699,10 +700,10 @@ func (b *builder) groups() {
 				continue
 			}
 			if c.Temporal() {
-				q.Group = append(q.Group, Group{Column: c, Bucket: "month"})
+				q.Group = append(q.Group, query.Group{Column: c, Bucket: "month"})
 				continue
 			}
-			q.Group = append(q.Group, Group{Column: c})
+			q.Group = append(q.Group, query.Group{Column: c})
 		case kUnknown, kStop:
 			if u := timeexpr.Unit(b.words(n)); u != "" && u != "quarter" {
 				n.used = true
@@ -743,7 +744,7 @@ func (b *builder) columnAgg() {
 			fn = "sum"
 		}
 		m.used = true
-		q.Agg = &Agg{Func: fn, Column: c, Label: aggWord(fn) + " " + c.Title()}
+		q.Agg = &query.Agg{Func: fn, Column: c, Label: aggWord(fn) + " " + c.Title()}
 		b.baseForMetric(q.Agg)
 		return
 	}
@@ -756,7 +757,7 @@ func (b *builder) trend() {
 	if tc == nil {
 		return
 	}
-	q.Intent = IntentTrend
+	q.Intent = query.IntentTrend
 	bucket := b.bucket
 	if bucket == "" {
 		bucket = "month"
@@ -765,7 +766,7 @@ func (b *builder) trend() {
 			bucket = "day"
 		}
 	}
-	q.Group = append([]Group{{Column: tc, Bucket: bucket}}, q.Group...)
+	q.Group = append([]query.Group{{Column: tc, Bucket: bucket}}, q.Group...)
 	if q.Agg == nil {
 		b.aggregationSlot(true)
 	}
@@ -779,7 +780,7 @@ func (b *builder) aggregationSlot(ask bool) {
 	sl := &Slot{Key: "aggregation", Kind: KindAggregation, Priority: Important, Text: b.in.Question,
 		Ask: ask, Confidence: 0.85, Method: MethodDefault, Why: "counting rows is the usual reading"}
 	sl.Options = append(sl.Options, &Option{ID: "count", Label: "Number of " + e.PluralLabel(), BestGuess: true,
-		metric: &Agg{Func: "count", Label: "number of " + e.PluralLabel()}})
+		metric: &query.Agg{Func: "count", Label: "number of " + e.PluralLabel()}})
 	for _, ms := range b.a.model.Measures {
 		label := capitalize(measureLabel(ms))
 		// A measure that reads as the row count ("order count" on orders)
@@ -791,7 +792,7 @@ func (b *builder) aggregationSlot(ask bool) {
 	}
 	for _, c := range e.Columns {
 		if c.Role == model.RoleMeasure && len(sl.Options) < 4 {
-			sl.Options = append(sl.Options, &Option{ID: "avg:" + c.Name, Label: "Average " + c.Title(), metric: &Agg{Func: "avg", Column: c, Label: "average " + c.Title()}})
+			sl.Options = append(sl.Options, &Option{ID: "avg:" + c.Name, Label: "Average " + c.Title(), metric: &query.Agg{Func: "avg", Column: c, Label: "average " + c.Title()}})
 		}
 	}
 	if len(sl.Options) == 1 {
@@ -829,11 +830,11 @@ func (b *builder) parseAggAnswer(e *model.Entity) func(string) (*Option, string)
 		}
 		for _, c := range e.Columns {
 			if c.Numeric() && (text.StemPhrase(c.Title()) == key || strings.Contains(key, text.StemPhrase(c.Title()))) {
-				return &Option{ID: "avg:" + c.Name, Label: "Average " + c.Title(), metric: &Agg{Func: "avg", Column: c, Label: "average " + c.Title()}}, ""
+				return &Option{ID: "avg:" + c.Name, Label: "Average " + c.Title(), metric: &query.Agg{Func: "avg", Column: c, Label: "average " + c.Title()}}, ""
 			}
 		}
 		if strings.Contains(key, "count") || strings.Contains(key, "number") {
-			return &Option{ID: "count", Label: "Number of " + e.PluralLabel(), metric: &Agg{Func: "count", Label: "number of " + e.PluralLabel()}}, ""
+			return &Option{ID: "count", Label: "Number of " + e.PluralLabel(), metric: &query.Agg{Func: "count", Label: "number of " + e.PluralLabel()}}, ""
 		}
 		return nil, fmt.Sprintf("%q is not a measure I know for %s", answer, e.PluralLabel())
 	}
@@ -845,7 +846,7 @@ func (b *builder) ranking() {
 	q := b.q
 	r := q.Subject
 	desc := b.rankM.kind == kTop || (b.rankM.kind == kMost && b.rankM.entry().op == "max")
-	q.Intent = IntentTop
+	q.Intent = query.IntentTop
 	limit := 0
 	i := b.idx(b.rankM)
 	if _, n := b.next(i); n != nil && n.kind == kNumber && n.num >= 1 && n.num == float64(int(n.num)) {
@@ -877,7 +878,7 @@ func (b *builder) ranking() {
 		if _, n := b.next(i); n != nil && n.kind == kEntity && n != b.subjectM {
 			if e := b.entityOf(n); e != nil && e != r {
 				if b.a.model.ToOne(e, r) {
-					metric = &Agg{Func: "count", Label: "number of " + e.PluralLabel(), Measure: countMeasure(e)}
+					metric = &query.Agg{Func: "count", Label: "number of " + e.PluralLabel(), Measure: countMeasure(e)}
 					n.used = true
 					if limit == 0 && b.whichBefore(b.subjectM) {
 						limit = 1
@@ -899,7 +900,7 @@ func (b *builder) ranking() {
 			limit = 1
 		}
 	}
-	q.Rank = &Rank{Entity: r, Metric: *metric, Desc: desc, Limit: limit}
+	q.Rank = &query.Rank{Entity: r, Metric: *metric, Desc: desc, Limit: limit}
 	b.baseForMetric(metric)
 	q.Subject = r
 	b.in.Subject = r
@@ -944,7 +945,7 @@ func (b *builder) topLimit(r *model.Entity) int {
 
 // rankingSlot offers the ways to rank an entity; the question's own
 // metric is exact, the model's default is an assumption.
-func (b *builder) rankingSlot(r *model.Entity, given *Agg) *Slot {
+func (b *builder) rankingSlot(r *model.Entity, given *query.Agg) *Slot {
 	words := b.words(b.rankM)
 	sl := &Slot{Key: "ranking:" + r.Name, Kind: KindRanking, Priority: Important, Text: words + " " + r.PluralLabel(),
 		Question: fmt.Sprintf("How should I rank %s?", r.PluralLabel()),
@@ -1017,12 +1018,12 @@ func (b *builder) derivedMetrics(sl *Slot, r *model.Entity) {
 		}
 		if p, ok := m.Path(e, r); ok && len(p) == 1 && p[0].ToOne {
 			sl.Options = append(sl.Options, &Option{ID: "count:" + e.Name, Label: "Number of " + e.PluralLabel(),
-				metric: &Agg{Func: "count", Measure: countMeasure(e), Label: "number of " + e.PluralLabel()}})
+				metric: &query.Agg{Func: "count", Measure: countMeasure(e), Label: "number of " + e.PluralLabel()}})
 		}
 	}
 	for _, c := range r.Columns {
 		if c.Role == model.RoleMeasure && len(sl.Options) < 4 {
-			sl.Options = append(sl.Options, &Option{ID: "col:" + c.Name, Label: capitalize(c.Title()), metric: &Agg{Func: "max", Column: c, Label: c.Title()}})
+			sl.Options = append(sl.Options, &Option{ID: "col:" + c.Name, Label: capitalize(c.Title()), metric: &query.Agg{Func: "max", Column: c, Label: c.Title()}})
 		}
 	}
 	if len(sl.Options) > 0 {
@@ -1044,7 +1045,7 @@ func (b *builder) parseRankAnswer(r *model.Entity) func(string) (*Option, string
 		}
 		for _, c := range r.Columns {
 			if c.Numeric() && text.StemPhrase(c.Title()) == key {
-				return &Option{ID: "col:" + c.Name, Label: c.Title(), metric: &Agg{Func: "max", Column: c, Label: c.Title()}}, ""
+				return &Option{ID: "col:" + c.Name, Label: c.Title(), metric: &query.Agg{Func: "max", Column: c, Label: c.Title()}}, ""
 			}
 		}
 		return nil, fmt.Sprintf("%q is not a way I know to rank %s", answer, r.PluralLabel())

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/query"
 	"github.com/clarify-sql/clarify/internal/understand/text"
 	"github.com/clarify-sql/clarify/internal/understand/valueindex"
 )
@@ -22,7 +23,7 @@ type builder struct {
 	ms            []*mention
 	s             Settings
 	ctx           context.Context
-	q             *Query
+	q             *query.Query
 	in            *Interpretation
 
 	context   []*model.Entity // entities the question names
@@ -31,13 +32,13 @@ type builder struct {
 	rankM     *mention
 	scopeVals []*mention
 	// "when was the most recent test": the aggregate of a time column
-	whenAgg *Agg
+	whenAgg *query.Agg
 	// "which sector has the most symbols": group by a column, keep the top
 	mostBy, mostM *mention
 	// "the first patient registered": order by a date, keep the first rows
-	firstBy *Order
+	firstBy *query.Order
 	// "on the latest trading day": filters waiting for the base to be known
-	latestFilters  []Filter
+	latestFilters  []query.Filter
 	explicitLatest bool
 	bucket         string // "by month": the trend bucket
 	allTime        bool   // "all time" was said
@@ -74,7 +75,7 @@ func (b *builder) build() {
 // compute.
 func (b *builder) ordering() {
 	q := b.q
-	if q.Intent != IntentList || len(q.Order) > 0 || q.Base == nil {
+	if q.Intent != query.IntentList || len(q.Order) > 0 || q.Base == nil {
 		return
 	}
 	var col *model.Column
@@ -107,7 +108,7 @@ func (b *builder) ordering() {
 		}
 	}
 	if col != nil {
-		q.Order = []Order{{Column: col, Desc: desc}}
+		q.Order = []query.Order{{Column: col, Desc: desc}}
 	}
 }
 
@@ -157,13 +158,13 @@ func (b *builder) latestPeriods() {
 				after.used = true
 			}
 			m.used = true
-			b.firstBy = &Order{Column: tc}
+			b.firstBy = &query.Order{Column: tc}
 		case when:
 			m.used = true
 			if n.kind == kColumn {
 				n.used = true
 			}
-			b.whenAgg = &Agg{Func: op, Column: tc, Label: map[string]string{"max": "latest ", "min": "earliest "}[op] + tc.Title()}
+			b.whenAgg = &query.Agg{Func: op, Column: tc, Label: map[string]string{"max": "latest ", "min": "earliest "}[op] + tc.Title()}
 		case b.prepBefore(i) && op == "max":
 			m.used = true
 			if n.kind == kColumn {
@@ -171,7 +172,7 @@ func (b *builder) latestPeriods() {
 			} else {
 				b.grouped[n] = true // not the subject
 			}
-			b.latestFilters = append(b.latestFilters, Filter{Entity: tc.Entity(), LatestOf: tc, Label: "on the latest " + tc.Title(), Slot: "latest:" + tc.Name,
+			b.latestFilters = append(b.latestFilters, query.Filter{Entity: tc.Entity(), LatestOf: tc, Label: "on the latest " + tc.Title(), Slot: "latest:" + tc.Name,
 				Start: b.l.toks[m.start].Start, End: b.l.toks[n.end-1].End})
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/query"
 	"github.com/clarify-sql/clarify/internal/understand/text"
 	"github.com/clarify-sql/clarify/internal/understand/timeexpr"
 )
@@ -78,7 +79,7 @@ func (b *builder) numbers() {
 					if p != nil {
 						p.used = true
 					}
-					f := Filter{Entity: e, Count: &CountCond{Op: op, N: int64(m.num)}, Slot: "count:" + e.Name,
+					f := query.Filter{Entity: e, Count: &query.CountCond{Op: op, N: int64(m.num)}, Slot: "count:" + e.Name,
 						Label: fmt.Sprintf("%s %s %s", opWord(op), strconv.FormatInt(int64(m.num), 10), e.PluralLabel())}
 					b.addFilter(f, m)
 					continue
@@ -154,7 +155,7 @@ func (b *builder) addNumberFilter(col *model.Column, op string, m, hi *mention, 
 		c = model.Compare{Left: model.Operand{Column: ref}, Op: op, Right: []model.Operand{lit(m.num)}}
 	}
 	label := model.CondString(b.a.model, col.Entity(), c)
-	f := Filter{Entity: col.Entity(), Cond: c, Label: label, Slot: "number:" + words}
+	f := query.Filter{Entity: col.Entity(), Cond: c, Label: label, Slot: "number:" + words}
 	end := m
 	if hi != nil {
 		end = hi
@@ -308,13 +309,13 @@ func (b *builder) window() {
 			continue
 		}
 		if tc := b.namedDate(i); tc != nil {
-			b.q.Window = &TimeFilter{Column: tc, Window: *m.window}
+			b.q.Window = &query.TimeFilter{Column: tc, Window: *m.window}
 			continue
 		}
 		// a period after today dates what is planned: "purchase orders
 		// next week" are expected then, not ordered then
 		if tc := b.plannedDate(*m.window); tc != nil {
-			b.q.Window = &TimeFilter{Column: tc, Window: *m.window}
+			b.q.Window = &query.TimeFilter{Column: tc, Window: *m.window}
 			continue
 		}
 		// an aggregate over a measure is dated by the measure's rows
@@ -472,7 +473,7 @@ func (b *builder) setWindow(e *model.Entity, w timeexpr.Window, m *mention) {
 	if b.q.Window != nil {
 		return // the first period named wins
 	}
-	b.q.Window = &TimeFilter{Column: tc, Window: w}
+	b.q.Window = &query.TimeFilter{Column: tc, Window: w}
 	_ = m
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/query"
 	"github.com/clarify-sql/clarify/internal/understand/text"
 	"github.com/clarify-sql/clarify/internal/understand/timeexpr"
 )
@@ -151,7 +152,7 @@ func (b *builder) scope() {
 		// unresolved: the query carries no scope; the turn must ask or fail
 		return
 	}
-	b.q.Scope = &ScopeFilter{Entity: se, Key: o.key, Label: o.Label}
+	b.q.Scope = &query.ScopeFilter{Entity: se, Key: o.key, Label: o.Label}
 	b.dropScopeFilters(se)
 }
 
@@ -296,7 +297,7 @@ func (b *builder) unused(k kind) *mention {
 func (b *builder) format() {
 	q := b.q
 	f := b.a.model.Policies.Format
-	if q.Format != "" || f == nil || f.Mode != "ask" || !b.inList(f.AppliesTo, q.Base) || (q.Intent != IntentList && q.Intent != IntentLatest) {
+	if q.Format != "" || f == nil || f.Mode != "ask" || !b.inList(f.AppliesTo, q.Base) || (q.Intent != query.IntentList && q.Intent != query.IntentLatest) {
 		return
 	}
 	// one latest value asked for in so many words is not a series
@@ -347,7 +348,7 @@ func (b *builder) singleValueOf(c *model.Column) bool {
 
 func (b *builder) historyPolicyApplies() bool {
 	h := b.a.model.Policies.History
-	return h != nil && b.inList(h.AppliesTo, b.q.Base) && (b.q.Intent == IntentList || b.q.Intent == IntentLatest)
+	return h != nil && b.inList(h.AppliesTo, b.q.Base) && (b.q.Intent == query.IntentList || b.q.Intent == query.IntentLatest)
 }
 
 // history decides between the latest result and all of them.
@@ -408,7 +409,7 @@ func (b *builder) history() {
 		if h.Per != "" {
 			per = q.Base.Column(h.Per)
 		}
-		q.Latest = &Latest{Per: per, Time: b.a.model.TimeColumn(q.Base)}
+		q.Latest = &query.Latest{Per: per, Time: b.a.model.TimeColumn(q.Base)}
 	}
 }
 
@@ -416,7 +417,7 @@ func (b *builder) history() {
 // policy asks for one for averages and trends.
 func (b *builder) requireWindow() {
 	q := b.q
-	if q.Window != nil || b.allTime || q.Latest != nil || q.Intent == IntentLatest {
+	if q.Window != nil || b.allTime || q.Latest != nil || q.Intent == query.IntentLatest {
 		return
 	}
 	for _, s := range b.in.Slots {
@@ -429,10 +430,10 @@ func (b *builder) requireWindow() {
 	need := q.Base.TimeWindow == "required"
 	why := fmt.Sprintf("%s are many; a period keeps the answer meaningful", q.Base.PluralLabel())
 	// averages and totals depend on the period; a maximum or a date does not
-	if (q.Intent == IntentAggregate || q.Intent == IntentGroup) && pol.Aggregate == "ask" && q.Agg != nil && (q.Agg.Func == "avg" || q.Agg.Func == "sum") {
+	if (q.Intent == query.IntentAggregate || q.Intent == query.IntentGroup) && pol.Aggregate == "ask" && q.Agg != nil && (q.Agg.Func == "avg" || q.Agg.Func == "sum") {
 		need, why = true, "an average or total depends on the period"
 	}
-	if q.Intent == IntentTrend && pol.Trend == "ask" {
+	if q.Intent == query.IntentTrend && pol.Trend == "ask" {
 		need, why = true, "a trend depends on the period"
 	}
 	if !need {
@@ -473,7 +474,7 @@ func (b *builder) requireWindow() {
 		return nil, fmt.Sprintf("I could not read %q as a period (for example \"last 14 days\" or \"since March\")", answer)
 	})
 	if o != nil && o.window != nil && !o.window.All {
-		q.Window = &TimeFilter{Column: tc, Window: *o.window}
+		q.Window = &query.TimeFilter{Column: tc, Window: *o.window}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/query"
 	"github.com/clarify-sql/clarify/internal/understand/text"
 	"github.com/clarify-sql/clarify/internal/understand/timeexpr"
 )
@@ -53,12 +54,12 @@ type Interpretation struct {
 	// Question is the normalized question the slots' offsets refer to.
 	Question string
 	Lang     string
-	Intent   Intent
+	Intent   query.Intent
 	Subject  *model.Entity
 	// Slots are the decisions made, in the order of the question.
 	Slots []*Slot
 	// Query is the best-guess meaning with every slot's current choice.
-	Query *Query
+	Query *query.Query
 	// Linked are the question's words that linked to the model, and Unknown
 	// the content words that linked to nothing.
 	Linked  []string
@@ -111,7 +112,7 @@ type Option struct {
 	window  *timeexpr.Window
 	cond    model.Cond
 	key     string // scope key
-	metric  *Agg
+	metric  *query.Agg
 	format  string
 	history string // latest | history
 	rewrite string

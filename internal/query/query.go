@@ -1,4 +1,4 @@
-package understand
+package query
 
 import (
 	"github.com/clarify-sql/clarify/internal/model"
