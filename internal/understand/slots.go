@@ -1,12 +1,10 @@
 package understand
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/query"
-	"github.com/clarify-sql/clarify/internal/understand/text"
 	"github.com/clarify-sql/clarify/internal/understand/timeexpr"
 )
 
@@ -151,29 +149,94 @@ type Resolution struct {
 	Confidence float64
 }
 
-// applyRewrites replaces unknown words the user explained ("glorp" → "wound
-// area") before the question is linked again.
-func applyRewrites(q string, res map[string]Resolution) string {
-	keys := make([]string, 0, len(res))
-	for k := range res {
-		keys = append(keys, k)
+// settle applies a stored resolution to a slot and records the slot. parse
+// turns free text into an option; it returns a reason when it cannot.
+func (b *builder) settle(sl *Slot, parse func(string) (*Option, string)) *Option {
+	if sl.Method == "" || sl.Chosen < 0 || sl.Chosen >= len(sl.Options) {
+		sl.Chosen = sl.Best() // slots that chose nothing start from the best guess
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		r := res[k]
-		phrase, ok := strings.CutPrefix(k, "unknown:")
-		if !ok || r.Skipped {
-			continue
+	if r, ok := b.s.Resolved[sl.Key]; ok {
+		method := r.Method
+		if method == "" {
+			method = MethodUser
 		}
-		with := r.FreeText
-		if r.OptionID != "" {
-			if r.OptionID == "ignore" {
-				with = ""
-			} else if v, ok := strings.CutPrefix(r.OptionID, "use:"); ok {
-				with = v
+		conf := r.Confidence
+		if conf == 0 {
+			conf = 1
+			if method == MethodPreference {
+				conf = 0.9
 			}
 		}
-		q = text.ReplaceWords(q, phrase, text.Normalize(with))
+		switch {
+		case r.Skipped:
+			sl.Chosen, sl.Method, sl.Ask = sl.Best(), MethodSkip, false
+			sl.Confidence = 0.7
+			sl.Why = "you left it to my best judgment"
+		case r.OptionID != "":
+			for i, o := range sl.Options {
+				if o.ID == r.OptionID {
+					sl.Chosen, sl.Method, sl.Confidence, sl.Ask = i, method, conf, false
+					if method == MethodPreference {
+						sl.Why = "your usual choice"
+					}
+					break
+				}
+			}
+		case r.FreeText != "" && parse != nil:
+			o, why := parse(r.FreeText)
+			if o == nil {
+				sl.Invalid = why
+				break
+			}
+			idx := -1
+			for i, have := range sl.Options {
+				if have.ID == o.ID {
+					idx = i
+				}
+			}
+			if idx < 0 {
+				sl.Options = append(sl.Options, o)
+				idx = len(sl.Options) - 1
+			}
+			sl.Chosen, sl.Method, sl.Confidence, sl.Ask, sl.FreeText = idx, method, conf, false, r.FreeText
+		}
 	}
-	return q
+	b.in.Slots = append(b.in.Slots, sl)
+	return sl.Choice()
+}
+
+func optionID(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case r > 127:
+			b.WriteRune(r)
+		default:
+			if b.Len() > 0 && !strings.HasSuffix(b.String(), "_") {
+				b.WriteByte('_')
+			}
+		}
+	}
+	return strings.TrimSuffix(b.String(), "_")
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	r := []rune(s)
+	return strings.ToUpper(string(r[0])) + string(r[1:])
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	r := []rune(s)
+	if len(r) > 1 && r[1] >= 'A' && r[1] <= 'Z' {
+		return s // an acronym
+	}
+	return strings.ToLower(string(r[0])) + string(r[1:])
 }

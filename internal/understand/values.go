@@ -1,10 +1,18 @@
+// Stored values: "open wounds", "MSFT buys", "patient P0003". Values are
+// found while linking (package valueindex); here a value naming several
+// columns or several values is settled or asked (before the subject), and
+// values, flags and keys become filters (in the filter pass).
+
 package understand
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/query"
 	"github.com/clarify-sql/clarify/internal/understand/text"
 	"github.com/clarify-sql/clarify/internal/understand/valueindex"
 )
@@ -77,4 +85,416 @@ func buildValueIndex(ctx context.Context, m *model.Model, cat Catalog, lex *lexi
 		}
 	}
 	return &storedValues{idx: x, failed: failed}
+}
+
+// resolveValues settles which value a value mention means; mentions that
+// name the scope (a patient) are set aside for the scope slot.
+func (b *builder) resolveValues() {
+	se := b.scopeEntity()
+	for _, m := range b.ms {
+		if m.kind != kValue && m.kind != kGroup {
+			continue
+		}
+		if se != nil {
+			var onScope []valCand
+			for _, v := range m.vals {
+				if v.col.Entity() == se {
+					onScope = append(onScope, v)
+				}
+			}
+			if len(onScope) > 0 && (len(onScope) == len(m.vals) || !m.partial) {
+				m.vals = onScope
+				b.scopeVals = append(b.scopeVals, m)
+				continue
+			}
+		}
+		if len(m.vals) <= 1 {
+			continue
+		}
+		narrowed := b.byDirection(m, b.byAdjacentEntity(m, m.vals))
+		narrowed = preferByContext(b, narrowed, func(v valCand) *model.Entity { return v.col.Entity() })
+		if !m.partial {
+			// exact in several columns: context decides, else the first column
+			if len(narrowed) > 1 && sameColumn(narrowed) {
+				m.vals = narrowed
+				continue
+			}
+			if len(narrowed) >= 1 {
+				m.vals = narrowed
+				if len(narrowed) == 1 {
+					continue
+				}
+			}
+		} else {
+			m.vals = b.bySiblings(m, narrowed)
+			// a value named completely beats values named in part
+			if len(m.vals) > 1 && m.vals[0].score > m.vals[1].score+0.1 && m.vals[0].score >= partialScore(1) {
+				m.vals = m.vals[:1]
+			}
+			if len(m.vals) == 1 {
+				continue
+			}
+		}
+		b.valueSlot(m)
+	}
+}
+
+// byAdjacentEntity keeps the values of the entity named right next to the
+// value ("NYSE stocks": the exchange of symbols, not the trades' venue).
+func (b *builder) byAdjacentEntity(m *mention, cands []valCand) []valCand {
+	if len(cands) < 2 || sameColumn(cands) {
+		return cands
+	}
+	i := b.idx(m)
+	for _, step := range []int{1, -1} {
+		// fillers after the value do not separate it from the noun it
+		// qualifies ("NASDAQ-listed stocks"); before it they may ("symbols
+		// trade on the NYSE" is asked: listing or venue)
+		j := i + step
+		for step > 0 && j < len(b.ms) && (b.ms[j].kind == kStop || b.ms[j].kind == kList) {
+			j += step
+		}
+		if j < 0 || j >= len(b.ms) || b.ms[j].kind != kEntity {
+			continue
+		}
+		ents := distinctEntities(b.ms[j].entries)
+		var out []valCand
+		for _, c := range cands {
+			for _, e := range ents {
+				if c.col.Entity() == e {
+					out = append(out, c)
+				}
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return cands
+}
+
+// directionWords name the start and the end of a movement, in column
+// names: "trips from Lyon to Nice" are by origin and destination.
+var directionWords = map[string][]string{
+	"from": {"origin", "from", "source", "start", "departure", "pickup", "sender", "src"},
+	"to":   {"destination", "dest", "to", "target", "end", "arrival", "dropoff", "recipient", "dst"},
+}
+
+// byDirection keeps, of a value found in several columns, the column that
+// the preposition before it names: "from Lyon" the origin, "to Nice" the
+// destination.
+func (b *builder) byDirection(m *mention, cands []valCand) []valCand {
+	if len(cands) < 2 || sameColumn(cands) || m.start == 0 {
+		return cands
+	}
+	prep := b.l.texts[m.start-1]
+	switch prep {
+	case "into", "towards", "toward":
+		prep = "to"
+	}
+	words, ok := directionWords[prep]
+	if !ok {
+		return cands
+	}
+	var out []valCand
+	for _, c := range cands {
+		if nameHasWord(c.col, words) {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return cands
+	}
+	return out
+}
+
+// bySiblings narrows values named in part using another value of the same
+// column named in full: in "left or right heel", "left" is the Left Heel.
+func (b *builder) bySiblings(m *mention, cands []valCand) []valCand {
+	if len(cands) < 2 {
+		return cands
+	}
+	var out []valCand
+	for _, c := range cands {
+		for _, o := range b.ms {
+			if o == m || (o.kind != kValue && o.kind != kGroup) || o.partial || len(o.vals) == 0 || o.vals[0].col != c.col {
+				continue
+			}
+			if sharesWord(c.label, o.vals[0].label) {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	if len(out) == 1 {
+		return out
+	}
+	return cands
+}
+
+func sharesWord(a, b string) bool {
+	aw := strings.Fields(text.StemPhrase(a))
+	for _, w := range strings.Fields(text.StemPhrase(b)) {
+		for _, x := range aw {
+			if x == w && !valueindex.IsNoise(w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func sameColumn(vs []valCand) bool {
+	for _, v := range vs[1:] {
+		if v.col != vs[0].col {
+			return false
+		}
+	}
+	return true
+}
+
+// wholeWordsFirst orders near-tie values so that those containing every
+// word asked for, as whole words, come first: for "vitamin D" the best
+// guess is "25-OH Vitamin D", not "Vitamin D2 (Ergocalciferol)", whose
+// "D2" only begins with "d". The order is otherwise kept.
+func wholeWordsFirst(words string, vs []valCand) []valCand {
+	want := strings.Fields(text.StemPhrase(words))
+	whole := func(label string) bool {
+		have := map[string]bool{}
+		for _, w := range strings.Fields(text.StemPhrase(label)) {
+			have[w] = true
+		}
+		for _, w := range want {
+			if !have[w] {
+				return false
+			}
+		}
+		return true
+	}
+	out := make([]valCand, 0, len(vs))
+	for _, v := range vs {
+		if whole(v.label) {
+			out = append(out, v)
+		}
+	}
+	for _, v := range vs {
+		if !whole(v.label) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// valueSlot asks which of several values a word means ("vitamin D": D2, D3
+// or 25-OH).
+func (b *builder) valueSlot(m *mention) {
+	words := b.words(m)
+	sl := &Slot{Key: "value:" + words, Kind: KindValue, Priority: Important, Text: words, Ask: true, Confidence: 0.5}
+	cands := wholeWordsFirst(words, m.vals)
+	single := sameColumn(cands)
+	// columns of one title in several tables ("first name" of doctors and
+	// of patients) are told apart by their table, in label and id
+	titled := map[string]map[*model.Entity]bool{}
+	for _, v := range cands {
+		if titled[v.col.Title()] == nil {
+			titled[v.col.Title()] = map[*model.Entity]bool{}
+		}
+		titled[v.col.Title()][v.col.Entity()] = true
+	}
+	for i, v := range cands {
+		if i == 3 && len(cands) > 4 {
+			break
+		}
+		label, id := v.label, v.col.Name+":"+v.label
+		if !single {
+			label = fmt.Sprintf("%s (%s)", v.label, v.col.Title())
+			if len(titled[v.col.Title()]) > 1 {
+				label = fmt.Sprintf("%s (%s of %s)", v.label, v.col.Title(), withArticle(v.col.Entity().Singular()))
+				id = v.col.Entity().Name + "." + id
+			}
+		}
+		sl.Options = append(sl.Options, &Option{ID: optionID(id), Label: label,
+			Description: fmt.Sprintf("%s is %s", v.col.Title(), v.label), column: v.col, values: v.values})
+	}
+	if single && len(cands) > 1 {
+		var all []string
+		for _, v := range cands {
+			all = append(all, v.values...)
+		}
+		label := fmt.Sprintf("All %d of them", len(cands))
+		if len(cands) > 4 {
+			label = fmt.Sprintf("All %d that match %q", len(cands), words)
+		}
+		if len(sl.Options) == 4 {
+			sl.Options = sl.Options[:3]
+		}
+		sl.Options = append(sl.Options, &Option{ID: "all", Label: label, Description: strings.Join(all, ", "), column: cands[0].col, values: all})
+	}
+	sl.Options[0].BestGuess = true
+	sl.Question = fmt.Sprintf("By %q, do you mean %s, or something else?", words, sl.Options[0].Label)
+	sl.Context = fmt.Sprintf("%q matches %d values in the data.", words, len(cands))
+	o := b.settle(sl, func(answer string) (*Option, string) { return b.parseValueAnswer(answer, cands) })
+	if o != nil {
+		m.vals = []valCand{{col: o.column, values: o.values, label: o.Label, score: 1}}
+		m.conf = 1
+	}
+}
+
+// withArticle puts "a" or "an" before a noun.
+func withArticle(noun string) string {
+	if noun != "" && strings.ContainsRune("aeiouAEIOU", rune(noun[0])) {
+		return "an " + noun
+	}
+	return "a " + noun
+}
+
+func (b *builder) parseValueAnswer(answer string, cands []valCand) (*Option, string) {
+	key := text.StemPhrase(answer)
+	var hits []valCand
+	for _, v := range cands {
+		if s := text.StemPhrase(v.label); s == key || strings.Contains(s, key) {
+			hits = append(hits, v)
+		}
+	}
+	if len(hits) == 1 {
+		v := hits[0]
+		return &Option{ID: optionID(v.col.Name + ":" + v.label), Label: v.label, column: v.col, values: v.values}, ""
+	}
+	return nil, fmt.Sprintf("%q does not pick one of the values", answer)
+}
+
+func (b *builder) valueFilter(i int, m *mention) {
+	v := m.vals[0]
+	words := b.words(m)
+	ref := &model.ColumnRef{Entity: v.col.Entity().Name, Column: v.col.Name}
+	var c model.Cond
+	label := fmt.Sprintf("%s is %s", v.col.Title(), v.label)
+	if len(v.values) == 1 {
+		c = model.Compare{Left: model.Operand{Column: ref}, Op: "=", Right: []model.Operand{{Literal: v.values[0]}}}
+	} else {
+		ops := make([]model.Operand, len(v.values))
+		for k, x := range v.values {
+			ops[k] = model.Operand{Literal: x}
+		}
+		c = model.Compare{Left: model.Operand{Column: ref}, Op: "in", Right: ops}
+		label = fmt.Sprintf("%s is %s (%s)", v.col.Title(), v.label, strings.Join(v.values, ", "))
+		if m.kind == kValue && v.label == "" {
+			label = fmt.Sprintf("%s is one of %s", v.col.Title(), strings.Join(v.values, ", "))
+		}
+	}
+	key := "value:" + words
+	if m.conf < 0.85 {
+		// a link by part of a name or despite a typo is shown as an assumption
+		sl := &Slot{Key: key, Kind: KindValue, Priority: Important, Text: words, Method: MethodFuzzy, Confidence: m.conf,
+			Why: "the closest value in the data", Options: []*Option{{ID: optionID(v.col.Name + ":" + v.label), Label: v.label, column: v.col, values: v.values}}}
+		b.settle(sl, nil)
+	}
+	f := query.Filter{Entity: v.col.Entity(), Cond: c, Label: label, Slot: key}
+	if b.negated(i) {
+		f = b.negate(f)
+	}
+	b.addFilter(f, m)
+}
+
+func (b *builder) flagFilter(i int, m *mention) {
+	e := m.entry()
+	col := e.column
+	if len(m.vals) > 0 && m.vals[0].col != nil {
+		col = m.vals[0].col
+	}
+	// several tables may share a flag; prefer the one in context
+	val := !e.neg
+	ref := &model.ColumnRef{Entity: col.Entity().Name, Column: col.Name}
+	c := model.Compare{Left: model.Operand{Column: ref}, Op: "=", Right: []model.Operand{{Literal: val}}}
+	label := col.Title()
+	if !val {
+		label = "not " + label
+	}
+	f := query.Filter{Entity: col.Entity(), Cond: c, Label: label, Slot: "flag:" + col.Name}
+	if b.negated(i) {
+		f = b.negate(f)
+	}
+	b.addFilter(f, m)
+}
+
+// keyFilters reads "order 12345" / "patient P0003": an entity followed by
+// its key.
+func (b *builder) keyFilters() {
+	for i, m := range b.ms {
+		if m.kind != kEntity {
+			continue
+		}
+		_, n := b.next(i)
+		if n == nil || n.used {
+			continue
+		}
+		e := b.entityOf(m)
+		if e == nil || e.KeyColumn() == nil {
+			continue
+		}
+		// "books with 352 pages": the number of a column, not a key
+		if _, after := b.next(b.idx(n)); n.kind == kNumber && after != nil && after.start == n.end && after.kind == kColumn && after.entry().column.Numeric() {
+			continue
+		}
+		var lit any
+		switch {
+		case n.kind == kNumber && e.KeyColumn().Numeric() && n.num == math.Trunc(n.num):
+			lit = int64(n.num)
+		case n.kind == kUnknown && hasDigit(b.words(n)):
+			lit = strings.ToUpper(b.words(n))
+		default:
+			continue
+		}
+		ref := &model.ColumnRef{Entity: e.Name, Column: e.Key}
+		c := model.Compare{Left: model.Operand{Column: ref}, Op: "=", Right: []model.Operand{{Literal: lit}}}
+		b.addFilter(query.Filter{Entity: e, Cond: c, Label: fmt.Sprintf("%s is %v", e.KeyColumn().Title(), lit), Slot: "key:" + e.Name}, n)
+	}
+}
+
+func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
+
+// mergeValueFilters joins equality filters on one column into one IN: a row
+// cannot hold two values of a column, so "HDL and LDL" and "left or right
+// heel" both mean either value.
+func (b *builder) mergeValueFilters() {
+	q := b.q
+	first := map[string]int{}
+	var out []query.Filter
+	for _, f := range q.Filters {
+		col, vals, ok := valueCond(f)
+		if !ok {
+			out = append(out, f)
+			continue
+		}
+		key := f.Entity.Name + "." + col
+		i, seen := first[key]
+		if !seen {
+			first[key] = len(out)
+			out = append(out, f)
+			continue
+		}
+		_, have, _ := valueCond(out[i])
+		all := append(append([]model.Operand{}, have...), vals...)
+		ref := &model.ColumnRef{Entity: f.Entity.Name, Column: col}
+		out[i].Cond = model.Compare{Left: model.Operand{Column: ref}, Op: "in", Right: all}
+		out[i].Label += " or " + strings.TrimPrefix(f.Label, f.Entity.Column(col).Title()+" is ")
+		if f.End > out[i].End {
+			out[i].End = f.End
+		}
+	}
+	q.Filters = out
+}
+
+// valueCond returns the column and values of an equality or IN filter.
+func valueCond(f query.Filter) (string, []model.Operand, bool) {
+	c, ok := f.Cond.(model.Compare)
+	if !ok || f.Exclude || c.Left.Column == nil || (c.Op != "=" && c.Op != "in") {
+		return "", nil, false
+	}
+	for _, r := range c.Right {
+		if _, isStr := r.Literal.(string); !isStr {
+			return "", nil, false
+		}
+	}
+	return c.Left.Column.Column, c.Right, true
 }

@@ -1,0 +1,265 @@
+// Aggregation: what "how many", "average", "total", "highest" apply to, in
+// the intent pass: the target of an aggregate word, a counted quantity
+// ("how many shares"), a default aggregate for a numeric column, and the
+// aggregation slot when groups or a trend name nothing to compute.
+
+package understand
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/query"
+	"github.com/clarify-sql/clarify/internal/understand/text"
+)
+
+// aggTarget finds what an aggregate word applies to: a measure or a numeric
+// column after it (or anywhere in the question).
+func (b *builder) aggTarget(aggM *mention) *query.Agg {
+	op := aggM.entry().op
+	start := b.idx(aggM)
+	try := func(m *mention) *query.Agg {
+		if m.used || b.grouped[m] {
+			return nil
+		}
+		switch m.kind {
+		case kMeasure:
+			ms := m.entry().measure
+			m.used = true
+			a := measureAgg(ms)
+			// the question's word wins ("highest healing time"), except for counts
+			if ms.Aggregate != "count" && ms.Aggregate != "count_distinct" && op != ms.Aggregate {
+				a.Func = op
+				a.Label = aggWord(op) + " " + measureLabel(ms)
+			}
+			return a
+		case kColumn:
+			c := m.entry().column
+			if !c.Numeric() {
+				return nil
+			}
+			m.used = true
+			return &query.Agg{Func: op, Column: c, Label: aggWord(op) + " " + c.Title()}
+		}
+		return nil
+	}
+	for i := start + 1; i < len(b.ms) && i <= start+4; i++ {
+		if a := try(b.ms[i]); a != nil {
+			return a
+		}
+	}
+	for _, m := range b.ms {
+		if a := try(m); a != nil {
+			return a
+		}
+	}
+	// "average TSH": the subject's only numeric measure
+	var only *model.Column
+	for _, c := range b.q.Subject.Columns {
+		if c.Role == model.RoleMeasure && c.Numeric() {
+			if only != nil {
+				return nil
+			}
+			only = c
+		}
+	}
+	if only != nil {
+		return &query.Agg{Func: op, Column: only, Label: aggWord(op) + " " + only.Title()}
+	}
+	return nil
+}
+
+func aggWord(op string) string {
+	switch op {
+	case "avg":
+		return "average"
+	case "sum":
+		return "total"
+	case "max":
+		return "highest"
+	case "min":
+		return "lowest"
+	case "count", "count_distinct":
+		return "number of"
+	}
+	return op
+}
+
+func measureAgg(ms *model.Measure) *query.Agg {
+	return &query.Agg{Func: ms.Aggregate, Measure: ms, Label: measureLabel(ms)}
+}
+
+// baseForMetric reads rows from the metric's entity when it differs from
+// the subject ("average healing time of patients' wounds").
+func (b *builder) baseForMetric(a *query.Agg) {
+	switch {
+	case a.Measure != nil:
+		b.q.Base = b.a.model.Entity(a.Measure.Entity)
+	case a.Column != nil:
+		b.q.Base = a.Column.Entity()
+	}
+	if b.subjectM == nil {
+		b.q.Subject = b.q.Base
+		b.in.Subject = b.q.Base
+	}
+}
+
+// countedQuantity reads "how many shares …" / "how many units … on hand"
+// as the sum of a quantity column: the count word is followed by a unit of
+// a numeric column, or the question names a numeric column that no number
+// compares.
+func (b *builder) countedQuantity(countM *mention) *query.Agg {
+	i := b.idx(countM)
+	j, n := b.next(i)
+	// "how many Tesla shares": values may qualify the unit
+	for n != nil && (n.kind == kValue || n.kind == kGroup) {
+		j, n = b.next(j)
+	}
+	if n == nil {
+		return nil
+	}
+	if n.kind == kUnit {
+		unit := b.words(n)
+		// entities in play first, then any entity with a column in that unit
+		for _, e := range append(b.entitiesInPlay(), b.a.model.Entities...) {
+			for _, c := range e.Columns {
+				if c.Role == model.RoleMeasure && c.Numeric() && unitMatches(c, unit) {
+					n.used = true
+					return &query.Agg{Func: "sum", Column: c, Label: "total " + c.Title()}
+				}
+			}
+		}
+		// "how many units of X on hand": the numeric column named later
+		for j := i + 1; j < len(b.ms); j++ {
+			x := b.ms[j]
+			if x.kind == kColumn && x.entry().column.Numeric() && x.entry().column.Role == model.RoleMeasure && !b.comparedLater(j) {
+				x.used, n.used = true, true
+				c := x.entry().column
+				return &query.Agg{Func: "sum", Column: c, Label: "total " + c.Title()}
+			}
+		}
+	}
+	return nil
+}
+
+// namedAggColumn returns the aggregate of a numeric column named with a
+// leading aggregate word ("total amount"), when the question is about the
+// rows of the column's entity in the plural; nil otherwise.
+func (b *builder) namedAggColumn() *query.Agg {
+	if b.subjectM == nil || b.singular(b.subjectM) {
+		return nil
+	}
+	for _, m := range b.ms {
+		if m.kind != kColumn || m.used || b.grouped[m] {
+			continue
+		}
+		c := m.entry().column
+		if !c.Numeric() || c.Role != model.RoleMeasure || c.Entity() != b.q.Subject {
+			continue
+		}
+		first := b.l.texts[m.start]
+		for _, op := range []string{"sum", "avg"} {
+			if slices.Contains(aggWords[op], first) {
+				m.used = true
+				return &query.Agg{Func: op, Column: c, Label: aggWord(op) + " " + strings.TrimPrefix(strings.ToLower(c.Title()), first+" ")}
+			}
+		}
+	}
+	return nil
+}
+
+// columnAgg aggregates a numeric column named without an aggregate word
+// ("volume per day", "area by wound type") with its default aggregate.
+func (b *builder) columnAgg() {
+	q := b.q
+	if q.Agg != nil {
+		return
+	}
+	for _, m := range b.ms {
+		if m.kind != kColumn || m.used || b.grouped[m] {
+			continue
+		}
+		c := m.entry().column
+		if c.Role != model.RoleMeasure || !c.Numeric() {
+			continue
+		}
+		fn := c.Aggregate
+		if fn == "" {
+			fn = "sum"
+		}
+		m.used = true
+		q.Agg = &query.Agg{Func: fn, Column: c, Label: aggWord(fn) + " " + c.Title()}
+		b.baseForMetric(q.Agg)
+		return
+	}
+}
+
+// aggregationSlot decides what to compute per group or over time when the
+// question does not say: the number of rows by default.
+func (b *builder) aggregationSlot(ask bool) {
+	q := b.q
+	e := q.Base
+	sl := &Slot{Key: "aggregation", Kind: KindAggregation, Priority: Important, Text: b.in.Question,
+		Ask: ask, Confidence: 0.85, Method: MethodDefault, Why: "counting rows is the usual reading"}
+	sl.Options = append(sl.Options, &Option{ID: "count", Label: "Number of " + e.PluralLabel(), BestGuess: true,
+		metric: &query.Agg{Func: "count", Label: "number of " + e.PluralLabel()}})
+	for _, ms := range b.a.model.Measures {
+		label := capitalize(measureLabel(ms))
+		// A measure that reads as the row count ("order count" on orders)
+		// is the same choice to the user: two options with one label
+		// would make a pointless question.
+		if ms.Entity == e.Name && len(sl.Options) < 4 && !hasLabel(sl.Options, label) {
+			sl.Options = append(sl.Options, &Option{ID: "measure:" + ms.Name, Label: label, metric: measureAgg(ms)})
+		}
+	}
+	for _, c := range e.Columns {
+		if c.Role == model.RoleMeasure && len(sl.Options) < 4 {
+			sl.Options = append(sl.Options, &Option{ID: "avg:" + c.Name, Label: "Average " + c.Title(), metric: &query.Agg{Func: "avg", Column: c, Label: "average " + c.Title()}})
+		}
+	}
+	if len(sl.Options) == 1 {
+		sl.Ask = false
+	}
+	if ask {
+		sl.Confidence = 0.5
+		sl.Question = fmt.Sprintf("What should I show over time: the number of %s, or something else?", e.PluralLabel())
+		sl.Context = "The question does not say which measure to follow."
+	}
+	if o := b.settle(sl, b.parseAggAnswer(e)); o != nil {
+		q.Agg = o.metric
+	}
+}
+
+// hasLabel reports whether an option already reads as label.
+func hasLabel(opts []*Option, label string) bool {
+	for _, o := range opts {
+		if strings.EqualFold(o.Label, label) {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *builder) parseAggAnswer(e *model.Entity) func(string) (*Option, string) {
+	return func(answer string) (*Option, string) {
+		key := text.StemPhrase(answer)
+		for _, ms := range b.a.model.Measures {
+			for _, w := range append([]string{measureLabel(ms)}, ms.Synonyms...) {
+				if text.StemPhrase(w) == key {
+					return &Option{ID: "measure:" + ms.Name, Label: capitalize(measureLabel(ms)), metric: measureAgg(ms)}, ""
+				}
+			}
+		}
+		for _, c := range e.Columns {
+			if c.Numeric() && (text.StemPhrase(c.Title()) == key || strings.Contains(key, text.StemPhrase(c.Title()))) {
+				return &Option{ID: "avg:" + c.Name, Label: "Average " + c.Title(), metric: &query.Agg{Func: "avg", Column: c, Label: "average " + c.Title()}}, ""
+			}
+		}
+		if strings.Contains(key, "count") || strings.Contains(key, "number") {
+			return &Option{ID: "count", Label: "Number of " + e.PluralLabel(), metric: &query.Agg{Func: "count", Label: "number of " + e.PluralLabel()}}, ""
+		}
+		return nil, fmt.Sprintf("%q is not a measure I know for %s", answer, e.PluralLabel())
+	}
+}

@@ -1,0 +1,212 @@
+// The builder: one Interpretation from the linked mentions of a question.
+// build is the pass order, the one place that says which reading runs
+// before which; each reading lives in a file named for what it reads.
+// The helpers below walk the mentions (next, prev, words…).
+
+package understand
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/query"
+)
+
+// builder builds one Interpretation from linked mentions.
+type builder struct {
+	// superlativeBy is the column named after a superlative ("the largest
+	// wounds by area"), which it orders by instead of the term's own
+	superlativeBy *model.Column
+	a             *Analyzer
+	l             *linker
+	ms            []*mention
+	s             Settings
+	ctx           context.Context
+	q             *query.Query
+	in            *Interpretation
+
+	context   []*model.Entity // entities the question names
+	grouped   map[*mention]bool
+	subjectM  *mention // the entity mention chosen as subject
+	rankM     *mention
+	scopeVals []*mention
+	// "when was the most recent test": the aggregate of a time column
+	whenAgg *query.Agg
+	// "which sector has the most symbols": group by a column, keep the top
+	mostBy, mostM *mention
+	// "the first patient registered": order by a date, keep the first rows
+	firstBy *query.Order
+	// "on the latest trading day": filters waiting for the base to be known
+	latestFilters  []query.Filter
+	explicitLatest bool
+	bucket         string // "by month": the trend bucket
+	allTime        bool   // "all time" was said
+}
+
+func (b *builder) build() {
+	b.grouped = map[*mention]bool{}
+	b.superlativeColumns()
+	b.markGroupTargets()
+	b.contextEntities()
+	b.resolveColumns()
+	b.resolveValues()
+	b.latestPeriods()
+	b.chooseSubject()
+	if b.q.Subject == nil {
+		b.unknownWords()
+		b.finish()
+		return
+	}
+	b.negatedMeasures()
+	b.intent()
+	b.filters()
+	b.columnComparisons()
+	b.numbers()
+	b.columnAgainstColumn()
+	b.window()
+	b.ordering()
+	b.policies()
+	b.finish()
+}
+
+// policies adds the slots the model's policies call for: scope, a missing
+// time window, plot or table, latest or history, and words nobody knows.
+func (b *builder) policies() {
+	b.projection()
+	b.scope()
+	b.formatWords()
+	b.history()
+	b.format()
+	b.requireWindow()
+	b.unknownWords()
+}
+
+// filters turns values, flags, terms and vague words into filters.
+func (b *builder) filters() {
+	for i, m := range b.ms {
+		if m.used {
+			continue
+		}
+		switch m.kind {
+		case kValue, kGroup:
+			if b.isScopeVal(m) || len(m.vals) == 0 || b.grouped[m] {
+				continue
+			}
+			b.valueFilter(i, m)
+		case kFlag:
+			b.flagFilter(i, m)
+		case kTerm:
+			b.termFilter(i, m)
+		case kVague:
+			b.vagueFilter(i, m)
+		case kSuperlative:
+			b.superlative(i, m)
+		}
+	}
+	b.keyFilters()
+	b.nullFilters()
+	b.q.Filters = append(b.q.Filters, b.latestFilters...)
+	b.childEntities()
+	b.mergeValueFilters()
+}
+
+func (b *builder) addFilter(f query.Filter, m *mention) {
+	if m != nil {
+		f.Start, f.End = b.l.toks[m.start].Start, b.l.toks[m.end-1].End
+		m.used = true
+	}
+	b.q.Filters = append(b.q.Filters, f)
+}
+
+// finish fills the interpretation's summary fields.
+func (b *builder) finish() {
+	b.spelling()
+	b.in.Query = b.q
+	b.in.Intent = b.q.Intent
+	for _, m := range b.ms {
+		switch m.kind {
+		case kStop, kList, kUnknown, kNumber, kOp, kUnit:
+		default:
+			b.in.Linked = append(b.in.Linked, b.words(m))
+		}
+		if m.kind == kUnknown && !m.used && contentWord(b.l.toks[m.start]) {
+			b.in.Unknown = append(b.in.Unknown, b.words(m))
+		}
+	}
+	sort.Strings(b.in.Warnings)
+}
+
+// next returns the first mention after index i that is not a filler.
+func (b *builder) next(i int) (int, *mention) {
+	for j := i + 1; j < len(b.ms); j++ {
+		if k := b.ms[j].kind; k != kStop && k != kList {
+			return j, b.ms[j]
+		}
+	}
+	return -1, nil
+}
+
+// prev returns the last mention before index i that is not a filler.
+func (b *builder) prev(i int) (int, *mention) {
+	for j := i - 1; j >= 0; j-- {
+		if k := b.ms[j].kind; k != kStop && k != kList {
+			return j, b.ms[j]
+		}
+	}
+	return -1, nil
+}
+
+func (b *builder) idx(m *mention) int {
+	for i, x := range b.ms {
+		if x == m {
+			return i
+		}
+	}
+	return -1
+}
+
+func (b *builder) words(m *mention) string { return b.l.words(m) }
+
+func (b *builder) has(k kind) *mention {
+	for _, m := range b.ms {
+		if m.kind == k {
+			return m
+		}
+	}
+	return nil
+}
+
+func (b *builder) unused(k kind) *mention {
+	for _, m := range b.ms {
+		if m.kind == k && !m.used {
+			return m
+		}
+	}
+	return nil
+}
+
+// adjacent reports whether mention b starts right where a ends.
+func (b *builder) adjacent(x, y *mention) bool { return x.end == y.start }
+
+// singular reports whether an entity mention was written in the singular.
+func (b *builder) singular(m *mention) bool {
+	if m == nil {
+		return false
+	}
+	t := b.l.toks[m.end-1]
+	return !strings.HasSuffix(t.Text, "s") || strings.HasSuffix(t.Text, "ss")
+}
+
+// whichBefore reports whether "which"/"what"/"who" directly precedes m.
+func (b *builder) whichBefore(m *mention) bool {
+	i := b.idx(m)
+	for j := i - 1; j >= 0 && j >= i-2; j-- {
+		switch b.words(b.ms[j]) {
+		case "which", "what", "who", "какой", "какая", "какие":
+			return true
+		}
+	}
+	return false
+}

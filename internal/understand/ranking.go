@@ -1,0 +1,436 @@
+// Ranking: "top 5 products by revenue", "best customers", "the clinic with
+// the most patients", "which sector has the most symbols", "the 3 clients
+// with the highest credit limit". Read by the first readers of the intent
+// table; the metric is settled or asked in the ranking slot.
+
+package understand
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/query"
+	"github.com/clarify-sql/clarify/internal/understand/text"
+)
+
+// ranking reads "top 5 products by revenue", "best customers", "the
+// clinic with the most patients".
+func (b *builder) ranking() {
+	q := b.q
+	r := q.Subject
+	desc := b.rankM.kind == kTop || (b.rankM.kind == kMost && b.rankM.entry().op == "max")
+	q.Intent = query.IntentTop
+	limit := 0
+	i := b.idx(b.rankM)
+	if _, n := b.next(i); n != nil && n.kind == kNumber && n.num >= 1 && n.num == float64(int(n.num)) {
+		limit = int(n.num)
+		n.used = true
+	} else if j, p := b.prev(i); p != nil && p.kind == kNumber && j == i-1 && p.num >= 1 {
+		limit = int(p.num) // "the 5 best"
+		p.used = true
+	} else if b.subjectM != nil {
+		// "which 3 products … the most revenue"
+		if _, p := b.prev(b.idx(b.subjectM)); p != nil && p.kind == kNumber && !p.used && p.num >= 1 && p.num == float64(int(p.num)) {
+			limit = int(p.num)
+			p.used = true
+		}
+	}
+	// the metric: "by X" after the ranked entity, or a measure anywhere
+	metric := b.byMetric(r)
+	if metric == nil {
+		for _, m := range b.ms {
+			if m.kind == kMeasure && !m.used {
+				metric = measureAgg(m.entry().measure)
+				m.used = true
+				break
+			}
+		}
+	}
+	// "the most patients": count of another entity named after "most"
+	if metric == nil {
+		if _, n := b.next(i); n != nil && n.kind == kEntity && n != b.subjectM {
+			if e := b.entityOf(n); e != nil && e != r {
+				if b.a.model.ToOne(e, r) {
+					metric = &query.Agg{Func: "count", Label: "number of " + e.PluralLabel(), Measure: countMeasure(e)}
+					n.used = true
+					if limit == 0 && b.whichBefore(b.subjectM) {
+						limit = 1
+					}
+				}
+			}
+		}
+	}
+	sl := b.rankingSlot(r, metric)
+	if o := b.settle(sl, b.parseRankAnswer(r)); o != nil {
+		metric = o.metric
+	}
+	if metric == nil {
+		return
+	}
+	if limit == 0 {
+		limit = b.topLimit(r)
+		if b.whichBefore(b.subjectM) && b.singular(b.subjectM) {
+			limit = 1
+		}
+	}
+	q.Rank = &query.Rank{Entity: r, Metric: *metric, Desc: desc, Limit: limit}
+	b.baseForMetric(metric)
+	q.Subject = r
+	b.in.Subject = r
+	b.groups()
+}
+
+// rankingSlot offers the ways to rank an entity; the question's own
+// metric is exact, the model's default is an assumption.
+func (b *builder) rankingSlot(r *model.Entity, given *query.Agg) *Slot {
+	words := b.words(b.rankM)
+	sl := &Slot{Key: "ranking:" + r.Name, Kind: KindRanking, Priority: Important, Text: words + " " + r.PluralLabel(),
+		Question: fmt.Sprintf("How should I rank %s?", r.PluralLabel()),
+		Context:  fmt.Sprintf("%q %s can be ranked in more than one way.", words, r.PluralLabel())}
+	var rk *model.Ranking
+	for _, x := range b.a.model.Rankings {
+		if x.Entity == r.Name {
+			rk = x
+		}
+	}
+	if rk != nil {
+		for _, mt := range rk.Metrics {
+			ms := b.a.model.Measure(mt.Measure)
+			o := &Option{ID: mt.ID, Label: mt.Label, Description: ms.Description, BestGuess: mt.Default, metric: measureAgg(ms)}
+			o.metric.Label = mt.Label
+			sl.Options = append(sl.Options, o)
+			if given != nil && sameMeasure(given.Measure, ms) {
+				sl.Chosen, sl.Method, sl.Confidence = len(sl.Options)-1, MethodExact, 1
+			}
+		}
+	} else {
+		b.derivedMetrics(sl, r)
+	}
+	if given != nil && sl.Method == "" {
+		sl.Options = append(sl.Options, &Option{ID: "given", Label: given.Label, metric: given})
+		sl.Chosen, sl.Method, sl.Confidence = len(sl.Options)-1, MethodExact, 1
+	}
+	if sl.Method == "" {
+		sl.Chosen = sl.Best()
+		switch {
+		case rk != nil && len(sl.Options) > 0:
+			sl.Method, sl.Confidence = MethodDefault, 0.7
+			for _, mt := range rk.Metrics {
+				if mt.Default && mt.Confidence > 0 {
+					sl.Confidence = mt.Confidence
+				}
+			}
+			sl.Why = "the usual way to rank " + r.PluralLabel()
+			if len(sl.Options) > 1 {
+				sl.Question = fmt.Sprintf("Ranking %s by %s. Is that right, or by %s?", r.PluralLabel(), sl.Options[sl.Chosen].Label, otherLabels(sl.Options, sl.Chosen))
+			}
+		case len(sl.Options) == 1:
+			sl.Method, sl.Confidence = MethodDefault, 0.7
+			sl.Why = "the only measure I know for " + r.PluralLabel()
+		case len(sl.Options) > 1:
+			sl.Ask, sl.Confidence = true, 0.5
+			sl.Question = fmt.Sprintf("Should I rank %s by %s, or by %s?", r.PluralLabel(), sl.Options[0].Label, otherLabels(sl.Options, 0))
+		}
+	}
+	return sl
+}
+
+func otherLabels(opts []*Option, skip int) string {
+	var ls []string
+	for i, o := range opts {
+		if i != skip {
+			ls = append(ls, o.Label)
+		}
+	}
+	return strings.Join(ls, " or ")
+}
+
+// derivedMetrics offers metrics for an entity the model has no ranking
+// for: the count of its child rows and its numeric columns.
+func (b *builder) derivedMetrics(sl *Slot, r *model.Entity) {
+	m := b.a.model
+	for _, e := range m.Entities {
+		if e == r || len(sl.Options) >= 3 {
+			continue
+		}
+		if p, ok := m.Path(e, r); ok && len(p) == 1 && p[0].ToOne {
+			sl.Options = append(sl.Options, &Option{ID: "count:" + e.Name, Label: "Number of " + e.PluralLabel(),
+				metric: &query.Agg{Func: "count", Measure: countMeasure(e), Label: "number of " + e.PluralLabel()}})
+		}
+	}
+	for _, c := range r.Columns {
+		if c.Role == model.RoleMeasure && len(sl.Options) < 4 {
+			sl.Options = append(sl.Options, &Option{ID: "col:" + c.Name, Label: capitalize(c.Title()), metric: &query.Agg{Func: "max", Column: c, Label: c.Title()}})
+		}
+	}
+	if len(sl.Options) > 0 {
+		sl.Options[0].BestGuess = true
+	}
+}
+
+func (b *builder) parseRankAnswer(r *model.Entity) func(string) (*Option, string) {
+	return func(answer string) (*Option, string) {
+		key := text.StemPhrase(answer)
+		for _, ms := range b.a.model.Measures {
+			for _, w := range append([]string{measureLabel(ms), ms.Name}, ms.Synonyms...) {
+				if text.StemPhrase(w) == key {
+					if b.a.model.ToOne(b.a.model.Entity(ms.Entity), r) {
+						return &Option{ID: "measure:" + ms.Name, Label: measureLabel(ms), metric: measureAgg(ms)}, ""
+					}
+				}
+			}
+		}
+		for _, c := range r.Columns {
+			if c.Numeric() && text.StemPhrase(c.Title()) == key {
+				return &Option{ID: "col:" + c.Name, Label: c.Title(), metric: &query.Agg{Func: "max", Column: c, Label: c.Title()}}, ""
+			}
+		}
+		return nil, fmt.Sprintf("%q is not a way I know to rank %s", answer, r.PluralLabel())
+	}
+}
+
+// sameMeasure reports whether two measures compute the same thing (the
+// model's "number of patients" and a count of patients derived from "most").
+func sameMeasure(a, b *model.Measure) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	if a == b || a.Name == b.Name {
+		return true
+	}
+	return a.Aggregate == "count" && b.Aggregate == "count" && a.Entity == b.Entity && a.Expr.IsZero() && b.Expr.IsZero()
+}
+
+func (b *builder) topLimit(r *model.Entity) int {
+	for _, rk := range b.a.model.Rankings {
+		if rk.Entity == r.Name && rk.Limit > 0 {
+			return rk.Limit
+		}
+	}
+	if n := b.a.model.Policies.TopLimit; n > 0 {
+		return n
+	}
+	return 10
+}
+
+// countMeasure is a measure that counts an entity's rows.
+func countMeasure(e *model.Entity) *model.Measure {
+	return &model.Measure{Name: "count_" + e.Name, Label: "number of " + e.PluralLabel(), Entity: e.Name, Aggregate: "count"}
+}
+
+func columnAgg(c *model.Column, r *model.Entity) string {
+	if c.Entity() == r {
+		return "max"
+	}
+	if c.Aggregate != "" {
+		return c.Aggregate
+	}
+	return "sum"
+}
+
+// topDimension reads "top 3 genres by average price": the values of a
+// dimension column ranked by a metric of their rows (their count when no
+// metric is named). It reports whether it applied.
+func (b *builder) topDimension() bool {
+	q := b.q
+	if b.rankM.kind != kTop {
+		return false
+	}
+	j, n := b.next(b.idx(b.rankM))
+	var count *mention
+	if n != nil && n.kind == kNumber && n.num >= 1 && n.num == float64(int(n.num)) {
+		count = n
+		_, n = b.next(j)
+	}
+	if n == nil || n.kind != kColumn || len(columnEntities(n.entries)) != 1 {
+		return false
+	}
+	c := n.entry().column
+	if c.Role != model.RoleDimension || c.Numeric() || c.Temporal() || (c.Entity() != q.Base && !b.a.model.Reachable(q.Base, c.Entity())) {
+		return false
+	}
+	n.used = true
+	b.rankM.used = true
+	limit := b.topLimit(q.Base)
+	if count != nil {
+		count.used = true
+		limit = int(count.num)
+	}
+	q.Intent = query.IntentGroup
+	q.Group = []query.Group{{Column: c}}
+	q.Agg = b.byMetric(c.Entity())
+	if q.Agg == nil {
+		q.Agg = &query.Agg{Func: "count", Label: "number of " + q.Base.PluralLabel()}
+	} else {
+		b.baseForMetric(q.Agg)
+	}
+	q.Limit = limit
+	return true
+}
+
+// byMetric reads the metric named after "by" ("by revenue", "by average
+// score", "by number of tickets") for ranking rows of r; nil when none is.
+func (b *builder) byMetric(r *model.Entity) *query.Agg {
+	var metric *query.Agg
+	for k, m := range b.ms {
+		if m.kind != kBy {
+			continue
+		}
+		j, n := b.next(k)
+		if n == nil {
+			continue
+		}
+		// "by average score", "by total distance": the aggregate is said
+		var said *mention
+		if n.kind == kAgg {
+			said = n
+			if _, n = b.next(j); n == nil {
+				continue
+			}
+		}
+		switch n.kind {
+		case kCount:
+			// "by number of tickets": how many related rows each has
+			if _, e := b.next(b.idx(n)); e != nil && e.kind == kEntity {
+				if ce := b.entityOfQuiet(e); ce != nil && ce != r {
+					if p, ok := b.a.model.Path(ce, r); ok && model.ToOnePath(p) {
+						metric = &query.Agg{Func: "count", Measure: countMeasure(ce), Label: "number of " + ce.PluralLabel()}
+						n.used, e.used = true, true
+					}
+				}
+			}
+		case kMeasure:
+			metric = measureAgg(n.entry().measure)
+			n.used = true
+		case kColumn:
+			if c := n.entry().column; c.Numeric() {
+				fn := columnAgg(c, r)
+				label := c.Title()
+				if said != nil {
+					fn = said.entry().op
+					label = aggWord(fn) + " " + strings.ToLower(c.Title())
+					said.used = true
+				}
+				metric = &query.Agg{Func: fn, Column: c, Label: label}
+				n.used = true
+			}
+		}
+		if metric != nil {
+			b.grouped[n] = false
+			break
+		}
+	}
+	return metric
+}
+
+// rankMetric makes a "highest"/"lowest" metric rank the subject by what
+// its rows add up to when the metric's rows are other rows: "the 10 stock
+// items with the highest revenue" sum their order lines' revenue rather
+// than take the largest line, and "the highest total quantity" sums.
+// Over the subject's own rows the largest value is the metric itself.
+func (b *builder) rankMetric(agg *query.Agg, aggM *mention) {
+	var e *model.Entity
+	switch {
+	case agg.Measure != nil:
+		e = b.a.model.Entity(agg.Measure.Entity)
+	case agg.Column != nil:
+		e = agg.Column.Entity()
+	}
+	if e == nil || e == b.q.Subject {
+		return
+	}
+	if _, n := b.next(b.idx(aggM)); n != nil && n.kind == kAgg && (n.entry().op == "sum" || n.entry().op == "avg") {
+		n.used = true
+		agg.Func = n.entry().op
+	} else if agg.Measure != nil {
+		agg.Func = agg.Measure.Aggregate
+	} else {
+		agg.Func = columnAgg(agg.Column, b.q.Subject)
+	}
+	what := strings.TrimPrefix(strings.TrimPrefix(agg.Label, "highest "), "lowest ")
+	if agg.Measure != nil {
+		what = measureLabel(agg.Measure)
+	}
+	agg.Label = what
+	if agg.Func == "sum" || agg.Func == "avg" {
+		if agg.Measure == nil || agg.Measure.Aggregate != agg.Func {
+			agg.Label = aggWord(agg.Func) + " " + what
+		}
+	}
+}
+
+// rankCount returns a whole number standing right before the aggregate
+// word ("3 highest") or before the subject ("the 3 clients with the
+// highest …"), which makes the question a top-N; nil otherwise.
+func (b *builder) rankCount(aggM *mention) *mention {
+	for _, at := range []*mention{aggM, b.subjectM} {
+		if at == nil {
+			continue
+		}
+		if _, p := b.prev(b.idx(at)); p != nil && p.kind == kNumber && !p.used && p.num >= 1 && p.num <= 1000 && p.num == float64(int(p.num)) {
+			return p
+		}
+	}
+	return nil
+}
+
+// mostByColumn reads "which sector has the most symbols": the values of a
+// column ranked by the count (or measure) named after "most", top first.
+func (b *builder) mostByColumn() {
+	q := b.q
+	col := b.mostBy.entry().column
+	q.Intent = query.IntentGroup
+	q.Group = []query.Group{{Column: col}}
+	q.Agg = &query.Agg{Func: "count", Label: "number of " + q.Subject.PluralLabel()}
+	if _, n := b.next(b.idx(b.mostM)); n != nil {
+		switch n.kind {
+		case kMeasure:
+			n.used = true
+			q.Agg = measureAgg(n.entry().measure)
+			b.baseForMetric(q.Agg)
+		case kEntity:
+			if e := b.entityOf(n); e != nil {
+				n.used = true
+				q.Subject, q.Base = e, e
+				b.in.Subject = e
+				q.Agg = &query.Agg{Func: "count", Label: "number of " + e.PluralLabel()}
+			}
+		}
+	}
+	q.Limit = 1
+	if !b.singular(b.mostBy) {
+		q.Limit = b.topLimit(q.Base)
+	}
+	q.SortAsc = b.mostM.entry().op == "min"
+}
+
+// whichColumnTop reads "which day had the highest volume": the row with the
+// highest value of a numeric column, showing the column asked about.
+func (b *builder) whichColumnTop(aggM *mention) bool {
+	op := aggM.entry().op
+	if op != "max" && op != "min" {
+		return false
+	}
+	for i, m := range b.ms {
+		if m.kind != kColumn || !b.whichBefore(m) || m.entry().column.Numeric() && !m.entry().column.Temporal() {
+			continue
+		}
+		asked := m.entry().column
+		agg := b.aggTarget(aggM)
+		if agg == nil || agg.Column == nil || agg.Column.Entity() != asked.Entity() {
+			return false
+		}
+		_ = i
+		q := b.q
+		m.used = true
+		q.Base, q.Subject = asked.Entity(), asked.Entity()
+		b.in.Subject = q.Subject
+		q.Intent = query.IntentTop
+		q.Order = []query.Order{{Column: agg.Column, Desc: op == "max"}}
+		q.Limit = 1
+		q.Columns = []*model.Column{asked, agg.Column}
+		return true
+	}
+	return false
+}

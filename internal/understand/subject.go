@@ -1,0 +1,256 @@
+// The subject: what the question is about ("patients", "which clinic…"),
+// read after columns, values and latest periods and before the intent; an
+// entity word naming several kinds of records, or none at all, is asked.
+
+package understand
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/understand/text"
+)
+
+// chooseSubject decides what the question is about.
+func (b *builder) chooseSubject() {
+	for _, m := range b.ms {
+		if m.kind == kTop || m.kind == kBottom {
+			b.rankM = m
+			break
+		}
+	}
+	var pick *mention
+	if b.rankM == nil {
+		// "which clinic has the most patients": rank the entity named before "most"
+		for i, m := range b.ms {
+			if m.kind != kMost {
+				continue
+			}
+			for j := i - 1; j >= 0; j-- {
+				if x := b.ms[j]; (x.kind == kEntity || x.kind == kFlag) && !b.grouped[x] {
+					pick = x
+					break
+				}
+				// "which sector has the most symbols": rank the column's values
+				if x := b.ms[j]; x.kind == kColumn && !x.entry().column.Numeric() && b.whichBefore(x) {
+					b.mostBy, b.mostM = x, m
+					x.used = true
+					break
+				}
+			}
+			if b.mostBy != nil {
+				break
+			}
+			if pick != nil {
+				b.rankM = m
+			}
+			if pick != nil && pick.kind == kFlag {
+				// "which salesperson …": the flag's entity, still filtered by the flag
+				b.subjectM = pick
+				b.q.Subject = pick.entry().entity
+				if len(pick.vals) > 0 && pick.vals[0].col != nil {
+					b.q.Subject = pick.vals[0].col.Entity()
+				}
+				b.in.Subject = b.q.Subject
+				b.addContext(b.q.Subject)
+				return
+			}
+			break
+		}
+	}
+	if pick == nil && b.rankM != nil {
+		for i := b.idx(b.rankM) + 1; i < len(b.ms); i++ {
+			if m := b.ms[i]; m.kind == kEntity && !b.grouped[m] {
+				pick = m
+				break
+			}
+		}
+	}
+	if pick == nil {
+		for i, m := range b.ms {
+			if m.kind == kEntity && !b.grouped[m] {
+				pick = m
+				// "wound assessments": in two nouns side by side the
+				// second is the head, when the first is its parent and
+				// singular, as a noun used as a modifier is ("symbols
+				// trade on" is a verb)
+				if i+1 < len(b.ms) && b.singular(m) && b.adjacent(m, b.ms[i+1]) && b.ms[i+1].kind == kEntity && !b.grouped[b.ms[i+1]] {
+					if h, p := b.entityOfQuiet(b.ms[i+1]), b.entityOfQuiet(m); h != nil && p != nil && h != p {
+						if path, ok := b.a.model.Path(h, p); ok && model.ToOnePath(path) {
+							pick = b.ms[i+1]
+							m.used = true
+						}
+					}
+				}
+				break
+			}
+			// "how many infected wounds … among Riverside patients": a flag
+			// phrase that names its entity is the subject, still a filter
+			if m.kind == kFlag && !b.grouped[m] && b.namesOwnEntity(m) {
+				b.subjectM = m
+				b.q.Subject = m.entry().entity
+				b.in.Subject = b.q.Subject
+				b.addContext(b.q.Subject)
+				return
+			}
+		}
+	}
+	if pick != nil {
+		b.subjectM = pick
+		b.q.Subject = b.entityOf(pick)
+		pick.used = true
+	}
+	if b.q.Subject == nil {
+		b.q.Subject = b.impliedSubject()
+	}
+	if b.q.Subject == nil && len(b.scopeVals) > 0 {
+		b.q.Subject = b.scopeEntity()
+	}
+	if b.q.Subject == nil {
+		b.subjectSlot()
+	}
+	b.in.Subject = b.q.Subject
+	if b.q.Subject != nil {
+		b.addContext(b.q.Subject)
+	}
+}
+
+// impliedSubject finds the subject of a question that names no entity:
+// from its measure, columns, terms, vague words or values.
+func (b *builder) impliedSubject() *model.Entity {
+	for _, k := range []kind{kMeasure, kColumn, kTerm, kVague, kSuperlative, kFlag, kValue} {
+		for _, m := range b.ms {
+			mk := m.kind
+			if mk == kGroup {
+				mk = kValue
+			}
+			if mk != k || b.grouped[m] || b.isScopeVal(m) {
+				continue
+			}
+			switch k {
+			case kValue:
+				if len(m.vals) > 0 {
+					return b.childmostValueEntity(m.vals[0].col.Entity())
+				}
+			case kFlag:
+				if len(m.vals) > 0 && m.vals[0].col != nil {
+					return m.vals[0].col.Entity()
+				}
+				return m.entry().entity
+			case kVague, kSuperlative:
+				return b.a.model.Entity(m.entry().vague.AppliesTo[0])
+			default:
+				return m.entry().entity
+			}
+		}
+	}
+	return nil
+}
+
+// childmostValueEntity picks, among the entities the question's values
+// belong to, the one every other is a parent of: "MSFT buys" are trades
+// (side BUY, of the symbol MSFT), not symbols. With no such entity, first.
+func (b *builder) childmostValueEntity(first *model.Entity) *model.Entity {
+	var ents []*model.Entity
+	seen := map[*model.Entity]bool{}
+	for _, m := range b.ms {
+		if (m.kind != kValue && m.kind != kGroup) || len(m.vals) == 0 || b.grouped[m] || b.isScopeVal(m) {
+			continue
+		}
+		if e := m.vals[0].col.Entity(); !seen[e] {
+			seen[e] = true
+			ents = append(ents, e)
+		}
+	}
+	for _, e := range ents {
+		all := true
+		for _, o := range ents {
+			if o == e {
+				continue
+			}
+			if path, ok := b.a.model.Path(e, o); !ok || !model.ToOnePath(path) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return e
+		}
+	}
+	return first
+}
+
+// subjectSlot asks what the question is about when nothing names it.
+func (b *builder) subjectSlot() {
+	if b.hasUnknown() {
+		return // the unknown words are asked about first
+	}
+	sl := &Slot{Key: "subject", Kind: KindTable, Priority: Critical, Text: b.in.Question, Ask: true, Confidence: 0.3,
+		Context: "The question does not name anything I know in this data."}
+	for i, e := range b.a.model.Entities {
+		if i == 4 {
+			break
+		}
+		sl.Options = append(sl.Options, &Option{ID: e.Name, Label: capitalize(e.PluralLabel()), Description: e.Area, entity: e})
+	}
+	if len(sl.Options) == 0 {
+		return
+	}
+	sl.Options[0].BestGuess = true
+	sl.Question = fmt.Sprintf("What would you like to see: %s, or something else?", strings.ToLower(sl.Options[0].Label))
+	if o := b.settle(sl, b.parseEntityAnswer); o != nil {
+		b.q.Subject = o.entity
+	}
+}
+
+func (b *builder) parseEntityAnswer(answer string) (*Option, string) {
+	key := text.StemPhrase(answer)
+	for _, e := range b.a.model.Entities {
+		for _, w := range entityWords(e) {
+			if text.StemPhrase(w) == key {
+				return &Option{ID: e.Name, Label: capitalize(e.PluralLabel()), entity: e}, ""
+			}
+		}
+	}
+	return nil, fmt.Sprintf("%q is not something I know in this data", answer)
+}
+
+// entityOf settles an entity mention; several entities make a slot.
+func (b *builder) entityOf(m *mention) *model.Entity {
+	ents := distinctEntities(m.entries)
+	if len(ents) == 1 {
+		return ents[0]
+	}
+	words := b.words(m)
+	sl := &Slot{Key: "entity:" + words, Kind: KindTable, Priority: Critical, Text: words, Ask: true, Confidence: 0.5,
+		Context: fmt.Sprintf("%q names %d kinds of records.", words, len(ents))}
+	for i, e := range ents {
+		if i == 4 {
+			break
+		}
+		sl.Options = append(sl.Options, &Option{ID: e.Name, Label: capitalize(e.PluralLabel()), entity: e})
+	}
+	sl.Options[0].BestGuess = true
+	sl.Question = fmt.Sprintf("By %q, do you mean %s, or something else?", words, ents[0].PluralLabel())
+	if o := b.settle(sl, b.parseEntityAnswer); o != nil {
+		return o.entity
+	}
+	return nil
+}
+
+// namesOwnEntity reports whether a mention's words include a word that
+// names its entity ("infected wounds" for a flag of wounds).
+func (b *builder) namesOwnEntity(m *mention) bool {
+	e := m.entry().entity
+	if e == nil {
+		return false
+	}
+	said := " " + text.StemPhrase(b.words(m)) + " "
+	for _, w := range entityWords(e) {
+		if k := text.StemPhrase(w); k != "" && strings.Contains(said, " "+k+" ") {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,230 @@
+// Unknown words, in the last pass: content words that link to nothing and
+// numbers nothing used are asked about, with suggestions, never dropped;
+// an explained word is rewritten before the question is linked again.
+// Words read despite a typo are shown as assumptions.
+
+package understand
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/clarify-sql/clarify/internal/understand/text"
+)
+
+// partOfValue reports whether the number at mention i is written into a
+// value named right after it ("25-OH vitamin D").
+func (b *builder) partOfValue(i int) bool {
+	if i+1 >= len(b.ms) {
+		return false
+	}
+	n := b.ms[i+1]
+	if n.start != b.ms[i].end || (n.kind != kValue && n.kind != kGroup) {
+		return false
+	}
+	num := b.l.texts[b.ms[i].start]
+	for _, v := range n.vals {
+		if strings.Contains(v.label, num) {
+			return true
+		}
+	}
+	return false
+}
+
+// unknownWords asks about content words that link to nothing, and about
+// numbers nothing used.
+func (b *builder) unknownWords() {
+	var phrases [][2]int
+	for i := 0; i < len(b.ms); i++ {
+		m := b.ms[i]
+		// a comparative left over ("fewer … than" that named no columns)
+		// is a condition that would be dropped: always asked about
+		_, cmp := comparatives[b.l.toks[m.start].Text]
+		// a number nothing used would be a condition silently dropped
+		// ("students in grade 12"): asked about like an unknown word
+		if m.kind == kNumber && !m.used && b.l.toks[m.start].Kind == text.Number && !b.partOfValue(i) {
+			phrases = append(phrases, [2]int{m.start, m.end})
+			continue
+		}
+		if m.kind != kUnknown || m.used || !contentWord(b.l.toks[m.start]) || b.relatedWord(m) && !cmp {
+			continue
+		}
+		j := i
+		for j+1 < len(b.ms) && b.ms[j+1].kind == kUnknown && contentWord(b.l.toks[b.ms[j+1].start]) {
+			j++
+		}
+		phrases = append(phrases, [2]int{b.ms[i].start, b.ms[j].end})
+		i = j
+	}
+	b.danglingComparisons()
+	for _, p := range phrases {
+		words := b.l.words(&mention{start: p[0], end: p[1]})
+		prio := Important
+		if b.q.Subject == nil {
+			prio = Critical
+		}
+		sl := &Slot{Key: "unknown:" + words, Kind: KindUnknown, Priority: prio, Text: words, Ask: true, Confidence: 0.4,
+			Context: fmt.Sprintf("I don't know what %q means in this data.", words)}
+		for _, s := range b.suggest(words) {
+			sl.Options = append(sl.Options, &Option{ID: "use:" + s, Label: capitalize(s), rewrite: s})
+		}
+		if b.q.Subject != nil {
+			sl.Options = append(sl.Options, &Option{ID: "ignore", Label: fmt.Sprintf("Ignore %q", words), ignore: true})
+		}
+		if len(sl.Options) == 0 {
+			continue
+		}
+		sl.Options[0].BestGuess = true
+		if sl.Options[0].ignore {
+			sl.Question = fmt.Sprintf("I don't know %q. Should I ignore it, or can you say it another way?", words)
+		} else {
+			sl.Question = fmt.Sprintf("I don't know %q. Did you mean %s, or something else?", words, strings.ToLower(sl.Options[0].Label))
+		}
+		b.settle(sl, func(answer string) (*Option, string) {
+			return &Option{ID: "use:" + answer, Label: answer, rewrite: answer}, ""
+		})
+	}
+}
+
+// relatedWord reports whether an unknown word is a form of a word the
+// model knows ("supplied" beside "supplier"): it links two known things
+// and carries no condition of its own.
+func (b *builder) relatedWord(m *mention) bool {
+	s := b.l.stems[m.start]
+	if len([]rune(s)) < 5 {
+		return false
+	}
+	for v := range b.a.lex.vocab {
+		if len(v) >= len(s) && strings.HasPrefix(v, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// suggest returns up to three things of the model whose names resemble
+// words, or the main entities when nothing does.
+func (b *builder) suggest(words string) []string {
+	type cand struct {
+		s   string
+		sim float64
+	}
+	var cs []cand
+	seen := map[string]bool{}
+	add := func(s string, sim float64) {
+		if !seen[s] {
+			seen[s] = true
+			cs = append(cs, cand{s, sim})
+		}
+	}
+	w := text.Normalize(words)
+	m := b.a.model
+	for _, e := range m.Entities {
+		for _, x := range entityWords(e) {
+			if sim := text.Similarity(w, text.Normalize(x)); sim >= 0.6 {
+				add(e.PluralLabel(), sim)
+			}
+		}
+		for _, c := range e.Columns {
+			if sim := text.Similarity(w, text.Normalize(c.Title())); sim >= 0.6 {
+				add(c.Title(), sim)
+			}
+		}
+	}
+	for _, ms := range m.Measures {
+		if sim := text.Similarity(w, text.Normalize(measureLabel(ms))); sim >= 0.6 {
+			add(measureLabel(ms), sim)
+		}
+	}
+	for i := 1; i < len(cs); i++ {
+		for j := i; j > 0 && cs[j].sim > cs[j-1].sim; j-- {
+			cs[j], cs[j-1] = cs[j-1], cs[j]
+		}
+	}
+	if len(cs) == 0 && b.q.Subject == nil {
+		for _, e := range m.Entities {
+			add(e.PluralLabel(), 0)
+		}
+	}
+	var out []string
+	for _, c := range cs {
+		if len(out) == 3 {
+			break
+		}
+		out = append(out, c.s)
+	}
+	return out
+}
+
+func (b *builder) hasUnknown() bool {
+	for _, m := range b.ms {
+		if m.kind == kUnknown && contentWord(b.l.toks[m.start]) {
+			return true
+		}
+	}
+	return false
+}
+
+// contentWord reports whether an unlinked token is a word that means
+// something (not a stray letter or number).
+func contentWord(t text.Token) bool {
+	if t.Kind != text.Word || len([]rune(t.Text)) < 2 {
+		return false
+	}
+	for _, r := range t.Text {
+		if r >= '0' && r <= '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// spelling records each word read despite a typo as an assumption.
+func (b *builder) spelling() {
+	for _, m := range b.ms {
+		if len(m.fuzzy) == 0 || m.kind == kUnknown {
+			continue
+		}
+		label := m.entry().label
+		if len(m.vals) > 0 && m.vals[0].label != "" {
+			label = m.vals[0].label
+		}
+		if label == "" {
+			label = strings.Join(b.l.texts[m.start:m.end], " ")
+		}
+		for _, typed := range m.fuzzy {
+			sl := &Slot{Key: "spelling:" + typed, Kind: KindSpelling, Priority: Helpful, Text: typed, Method: MethodFuzzy,
+				Confidence: m.conf, Why: "the closest known word",
+				Options: []*Option{{ID: optionID(label), Label: label}}}
+			b.settle(sl, nil)
+		}
+	}
+}
+
+// applyRewrites replaces unknown words the user explained ("glorp" → "wound
+// area") before the question is linked again.
+func applyRewrites(q string, res map[string]Resolution) string {
+	keys := make([]string, 0, len(res))
+	for k := range res {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		r := res[k]
+		phrase, ok := strings.CutPrefix(k, "unknown:")
+		if !ok || r.Skipped {
+			continue
+		}
+		with := r.FreeText
+		if r.OptionID != "" {
+			if r.OptionID == "ignore" {
+				with = ""
+			} else if v, ok := strings.CutPrefix(r.OptionID, "use:"); ok {
+				with = v
+			}
+		}
+		q = text.ReplaceWords(q, phrase, text.Normalize(with))
+	}
+	return q
+}
