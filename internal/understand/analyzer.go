@@ -125,13 +125,13 @@ func (a *Analyzer) Analyze(ctx context.Context, question string, s Settings) (*I
 	}
 	l := &linker{a: a, vx: vx.idx, toks: toks, stems: stems, vstems: vstems, texts: texts, fuzzy: map[int]string{}, tp: timeexpr.NewParser(toks, s.Now)}
 	ms := l.link()
-	b := &builder{a: a, l: l, ms: ms, s: s, ctx: ctx, q: &query.Query{}, in: &Interpretation{Question: q, Lang: "en"}}
+	b := &builder{a: a, l: l, ms: ms, s: s, q: &query.Query{}, in: &Interpretation{Question: q, Lang: "en"}}
 	if text.IsCyrillic(q) {
 		b.in.Lang = "ru"
 	}
 	for c, err := range vx.failed {
 		b.in.Warnings = append(b.in.Warnings, fmt.Sprintf("values of %s.%s are unavailable: %v", c.Entity().Name, c.Name, err))
 	}
-	b.build()
+	b.build(ctx)
 	return b.in, nil
 }

@@ -23,7 +23,6 @@ type builder struct {
 	l             *linker
 	ms            []*mention
 	s             Settings
-	ctx           context.Context
 	q             *query.Query
 	in            *Interpretation
 
@@ -45,42 +44,49 @@ type builder struct {
 	allTime        bool   // "all time" was said
 }
 
-func (b *builder) build() {
+// build reads the question pass by pass. The order is the contract
+// between the readings: words are settled (columns, values, latest
+// periods) before the subject is chosen among them; the subject before
+// the intent, which decides what is computed over it; the intent before
+// the filters, which need the base entity it sets; the filters before
+// comparisons and the period, which take what the filters left; and the
+// model's policies (scope, format, history, a required period) and the
+// unknown words last, when everything else has taken its words.
+func (b *builder) build(ctx context.Context) {
 	b.grouped = map[*mention]bool{}
+	// what the words mean, before anything is chosen among them
 	b.superlativeColumns()
 	b.markGroupTargets()
 	b.contextEntities()
 	b.resolveColumns()
 	b.resolveValues()
 	b.latestPeriods()
+	// what the question is about
 	b.chooseSubject()
 	if b.q.Subject == nil {
 		b.unknownWords()
 		b.finish()
 		return
 	}
+	// what it computes
 	b.negatedMeasures()
 	b.intent()
+	// over which rows
 	b.filters()
 	b.columnComparisons()
 	b.numbers()
 	b.columnAgainstColumn()
 	b.window()
+	// how the answer is shown, and what the model's policies ask for
 	b.ordering()
-	b.policies()
-	b.finish()
-}
-
-// policies adds the slots the model's policies call for: scope, a missing
-// time window, plot or table, latest or history, and words nobody knows.
-func (b *builder) policies() {
 	b.projection()
-	b.scope()
+	b.scope(ctx)
 	b.formatWords()
 	b.history()
 	b.format()
 	b.requireWindow()
 	b.unknownWords()
+	b.finish()
 }
 
 // filters turns values, flags, terms and vague words into filters.

@@ -5,6 +5,7 @@
 package understand
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -57,7 +58,7 @@ func (b *builder) touched() []*model.Entity {
 
 // scope limits the question to one scope value (one patient): named in the
 // question, or asked. It is never assumed.
-func (b *builder) scope() {
+func (b *builder) scope(ctx context.Context) {
 	m := b.a.model
 	se := b.scopeEntity()
 	if se == nil {
@@ -86,7 +87,7 @@ func (b *builder) scope() {
 	if len(cols) == 0 {
 		cols = []string{se.DisplayColumn().Name}
 	}
-	rows, err := b.scopeRows(se, cols)
+	rows, err := b.scopeRows(ctx, se, cols)
 	if err != nil {
 		b.in.Warnings = append(b.in.Warnings, fmt.Sprintf("could not list %s: %v", se.PluralLabel(), err))
 	}
@@ -150,11 +151,11 @@ func (b *builder) scope() {
 	b.dropScopeFilters(se)
 }
 
-func (b *builder) scopeRows(se *model.Entity, cols []string) ([][]string, error) {
+func (b *builder) scopeRows(ctx context.Context, se *model.Entity, cols []string) ([][]string, error) {
 	if b.a.cat == nil {
 		return nil, nil
 	}
-	return b.a.cat.Rows(b.ctx, se, cols, 200)
+	return b.a.cat.Rows(ctx, se, cols, 200)
 }
 
 // dropScopeFilters removes filters on the scope entity that the scope
