@@ -1,181 +1,385 @@
 // The intent: what kind of answer a question asks for (a list, a count,
 // an aggregate, groups, a trend, the top N, the latest), read after the
-// subject and before the filters.
+// subject and before the filters. The precedence of the readings is the
+// table intentReaders; the refinements that may follow are
+// intentRefinements. The readings themselves are in ranking.go,
+// aggregation.go and grouping.go.
 
 package understand
 
 import "github.com/clarify-sql/clarify/internal/query"
 
-// intent settles what kind of answer is wanted: count, aggregate, groups,
-// trend, top N, latest or a list, and the measure it is computed over.
-func (b *builder) intent() {
-	q := b.q
-	q.Intent = query.IntentList
-	q.Base = q.Subject
-	var countM, aggM, trendM, latestM *mention
+// intentWords are the first mention of each kind of word the intent is
+// read from; nil when the question has none.
+type intentWords struct {
+	count  *mention // "how many", "number of"
+	agg    *mention // "average", "total", "highest"
+	trend  *mention // "trend", "over time"
+	latest *mention // "latest", "most recent"
+}
+
+func (b *builder) intentWords() intentWords {
+	var w intentWords
 	for _, m := range b.ms {
 		switch m.kind {
 		case kCount:
-			if countM == nil {
-				countM = m
+			if w.count == nil {
+				w.count = m
 			}
 		case kAgg:
-			if aggM == nil {
-				aggM = m
+			if w.agg == nil {
+				w.agg = m
 			}
 		case kTrend:
-			if trendM == nil {
-				trendM = m
+			if w.trend == nil {
+				w.trend = m
 			}
 		case kLatest:
-			if latestM == nil {
-				latestM = m
+			if w.latest == nil {
+				w.latest = m
 			}
 		}
 	}
-	if b.rankM != nil && b.topDimension() {
+	return w
+}
+
+// An intentReader reads one kind of answer. read reports whether it
+// applied, having set the intent; the first reader that applies settles
+// it. Readers with refine set leave the intent open to the refinements.
+type intentReader struct {
+	name   string
+	read   func(b *builder, w intentWords) bool
+	refine bool
+}
+
+// intentReaders are tried in order. The order is the precedence of what a
+// question can ask, most specific first:
+//   - a ranking word ("top", "best", "most") names the whole shape of
+//     the answer, so it goes first: a ranked dimension ("top 3 genres by
+//     average price") before ranked rows ("top 5 products by revenue"),
+//     then "which sector has the most symbols";
+//   - "when was the most recent test" asks for one date, whatever else
+//     the question says;
+//   - "highest"/"lowest" with a number ("the 3 clients with the highest
+//     credit limit") or after "which" ("which customer has the highest
+//     credit limit") ranks rows: tried before the count and aggregate
+//     readers, which would take the same word as a maximum;
+//   - a counted quantity ("how many shares") is a sum, tried before the
+//     plain count; "which day had the highest volume" before the plain
+//     aggregate;
+//   - then the plain count, the plain aggregate, and a measure or a
+//     total named without an aggregate word; the last always applies.
+//
+// Some readers consume mentions even when they do not apply (an
+// aggregate target tried and refused), so the order also fixes what the
+// later readers see.
+var intentReaders = []intentReader{
+	{name: "ranked dimension", read: (*builder).readTopDimension},
+	{name: "ranking", read: (*builder).readRanking},
+	{name: "most by column", read: (*builder).readMostByColumn},
+	{name: "when", read: (*builder).readWhen},
+	{name: "top n by column", read: (*builder).readTopRows},
+	{name: "which has the highest", read: (*builder).readWhichHighest},
+	{name: "counted quantity", read: (*builder).readCountedQuantity},
+	{name: "which column is highest", read: (*builder).readWhichColumnTop},
+	{name: "count", read: (*builder).readCount, refine: true},
+	{name: "aggregate", read: (*builder).readAggregate, refine: true},
+	{name: "measure", read: (*builder).readMeasure, refine: true},
+}
+
+// intentRefinements follow a count, an aggregate, a measure or a plain
+// list, in order: versus and "which DIMENSION" add a group to a list
+// before the "by"/"per" groups are read; buckets before the trend they
+// set; the trend before groups make the intent group_by (a trend keeps
+// its own); "the first patient" and "latest" only turn what is still a
+// list into the top rows or the newest row.
+var intentRefinements = []struct {
+	name   string
+	refine func(b *builder, w intentWords)
+}{
+	{"versus", (*builder).refineVersus},
+	{"which dimension", (*builder).refineWhichDimension},
+	{"groups", (*builder).refineGroups},
+	{"buckets", (*builder).refineBuckets},
+	{"trend", (*builder).refineTrend},
+	{"group by", (*builder).refineGroupBy},
+	{"first", (*builder).refineFirst},
+	{"latest", (*builder).refineLatest},
+}
+
+// intent settles what kind of answer is wanted: count, aggregate, groups,
+// trend, top N, latest or a list, and the measure it is computed over.
+// A list of the subject's rows is the reading until one says otherwise.
+func (b *builder) intent() {
+	b.q.Intent = query.IntentList
+	b.q.Base = b.q.Subject
+	w := b.intentWords()
+	for _, r := range intentReaders {
+		if !r.read(b, w) {
+			continue
+		}
+		if r.refine {
+			for _, f := range intentRefinements {
+				f.refine(b, w)
+			}
+		}
 		return
 	}
-	if b.rankM != nil {
-		b.ranking()
-		return
+}
+
+// readTopDimension: "top 3 genres by average price".
+func (b *builder) readTopDimension(intentWords) bool {
+	return b.rankM != nil && b.topDimension()
+}
+
+// readRanking: "top 5 products by revenue", "the clinic with the most
+// patients".
+func (b *builder) readRanking(intentWords) bool {
+	if b.rankM == nil {
+		return false
 	}
-	if b.mostBy != nil {
-		b.mostByColumn()
-		return
+	b.ranking()
+	return true
+}
+
+// readMostByColumn: "which sector has the most symbols".
+func (b *builder) readMostByColumn(intentWords) bool {
+	if b.mostBy == nil {
+		return false
 	}
-	if b.whenAgg != nil {
+	b.mostByColumn()
+	return true
+}
+
+// readWhen: "when was the most recent test", the newest date itself.
+func (b *builder) readWhen(intentWords) bool {
+	if b.whenAgg == nil {
+		return false
+	}
+	q := b.q
+	q.Intent = query.IntentAggregate
+	q.Agg = b.whenAgg
+	b.baseForMetric(q.Agg)
+	return true
+}
+
+// extreme reports whether an aggregate word asks for a maximum or a
+// minimum ("highest", "lowest").
+func extreme(aggM *mention) bool {
+	return aggM != nil && (aggM.entry().op == "max" || aggM.entry().op == "min")
+}
+
+// readTopRows: "the 3 clients with the highest credit limit", "John's 3
+// highest glucose readings": the top N rows by a column, not its maximum.
+func (b *builder) readTopRows(w intentWords) bool {
+	if !extreme(w.agg) {
+		return false
+	}
+	n := b.rankCount(w.agg)
+	if n == nil {
+		return false
+	}
+	agg := b.aggTarget(w.agg)
+	if agg == nil {
+		return false
+	}
+	b.rankMetric(agg, w.agg)
+	n.used = true
+	q := b.q
+	q.Intent = query.IntentTop
+	q.Rank = &query.Rank{Entity: q.Subject, Metric: *agg, Desc: w.agg.entry().op == "max", Limit: int(n.num)}
+	b.baseForMetric(agg)
+	b.groups()
+	return true
+}
+
+// readWhichHighest: "which customer has the highest credit limit": the
+// top one by a column.
+func (b *builder) readWhichHighest(w intentWords) bool {
+	if !extreme(w.agg) || b.subjectM == nil || !b.whichBefore(b.subjectM) {
+		return false
+	}
+	agg := b.aggTarget(w.agg)
+	if agg == nil {
+		return false
+	}
+	b.rankMetric(agg, w.agg)
+	q := b.q
+	q.Intent = query.IntentTop
+	q.Rank = &query.Rank{Entity: q.Subject, Metric: *agg, Desc: w.agg.entry().op == "max", Limit: 1}
+	b.baseForMetric(agg)
+	b.groups()
+	return true
+}
+
+// readCountedQuantity: "how many shares", the sum of a quantity column.
+func (b *builder) readCountedQuantity(w intentWords) bool {
+	if w.count == nil {
+		return false
+	}
+	agg := b.countedQuantity(w.count)
+	if agg == nil {
+		return false
+	}
+	q := b.q
+	q.Intent = query.IntentAggregate
+	q.Agg = agg
+	b.baseForMetric(agg)
+	b.groups()
+	return true
+}
+
+// readWhichColumnTop: "which day had the highest volume".
+func (b *builder) readWhichColumnTop(w intentWords) bool {
+	return w.agg != nil && b.whichColumnTop(w.agg)
+}
+
+// readCount: "how many wounds", "number of orders per customer".
+func (b *builder) readCount(w intentWords) bool {
+	if w.count == nil {
+		return false
+	}
+	q := b.q
+	q.Intent = query.IntentCount
+	q.Agg = &query.Agg{Func: "count", Label: "number of " + q.Subject.PluralLabel()}
+	// "number of orders per customer": a measure named after the count word
+	if _, n := b.next(b.idx(w.count)); n != nil && n.kind == kMeasure {
+		n.used = true
+		q.Agg = measureAgg(n.entry().measure)
+		q.Base = b.a.model.Entity(n.entry().measure.Entity)
+	}
+	return true
+}
+
+// readAggregate: "average wound area", "total orders" (a count).
+func (b *builder) readAggregate(w intentWords) bool {
+	if w.agg == nil {
+		return false
+	}
+	q := b.q
+	if agg := b.aggTarget(w.agg); agg != nil {
 		q.Intent = query.IntentAggregate
-		q.Agg = b.whenAgg
-		b.baseForMetric(q.Agg)
-		return
-	}
-	// "the 3 clients with the highest credit limit", "John's 3 highest
-	// glucose readings": the top N rows by a column, not its maximum
-	if aggM != nil && (aggM.entry().op == "max" || aggM.entry().op == "min") {
-		if n := b.rankCount(aggM); n != nil {
-			if agg := b.aggTarget(aggM); agg != nil {
-				b.rankMetric(agg, aggM)
-				n.used = true
-				q.Intent = query.IntentTop
-				q.Rank = &query.Rank{Entity: q.Subject, Metric: *agg, Desc: aggM.entry().op == "max", Limit: int(n.num)}
-				b.baseForMetric(agg)
-				b.groups()
-				return
-			}
-		}
-	}
-	// "which customer has the highest credit limit": the top one by a column
-	if aggM != nil && (aggM.entry().op == "max" || aggM.entry().op == "min") && b.subjectM != nil && b.whichBefore(b.subjectM) {
-		if agg := b.aggTarget(aggM); agg != nil {
-			b.rankMetric(agg, aggM)
-			q.Intent = query.IntentTop
-			q.Rank = &query.Rank{Entity: q.Subject, Metric: *agg, Desc: aggM.entry().op == "max", Limit: 1}
-			b.baseForMetric(agg)
-			b.groups()
-			return
-		}
-	}
-	if countM != nil {
-		if agg := b.countedQuantity(countM); agg != nil {
-			q.Intent = query.IntentAggregate
-			q.Agg = agg
-			b.baseForMetric(agg)
-			b.groups()
-			return
-		}
-	}
-	if aggM != nil && b.whichColumnTop(aggM) {
-		return
-	}
-	switch {
-	case countM != nil:
+		q.Agg = agg
+		b.baseForMetric(agg)
+	} else if w.agg.entry().op == "sum" {
+		// "total orders": a count
 		q.Intent = query.IntentCount
 		q.Agg = &query.Agg{Func: "count", Label: "number of " + q.Subject.PluralLabel()}
-		// "number of orders per customer": a measure named after the count word
-		if _, n := b.next(b.idx(countM)); n != nil && n.kind == kMeasure {
-			n.used = true
-			q.Agg = measureAgg(n.entry().measure)
-			q.Base = b.a.model.Entity(n.entry().measure.Entity)
+	}
+	return true
+}
+
+// readMeasure: a measure named without an aggregate word ("revenue of
+// computer stores"), or a column named as a total ("the total amount of
+// invoices"); else the intent stays a list. It always applies.
+func (b *builder) readMeasure(intentWords) bool {
+	q := b.q
+	// "the total amount of invoices": a column whose name starts with
+	// an aggregate word, asked of many rows, is that aggregate
+	if a := b.namedAggColumn(); a != nil {
+		q.Intent = query.IntentAggregate
+		q.Agg = a
+		return true
+	}
+	for i, m := range b.ms {
+		if m.kind != kMeasure || m.used || b.grouped[m] {
+			continue
 		}
-	case aggM != nil:
-		if agg := b.aggTarget(aggM); agg != nil {
-			q.Intent = query.IntentAggregate
-			q.Agg = agg
-			b.baseForMetric(agg)
-		} else if aggM.entry().op == "sum" {
-			// "total orders": a count
+		// "number of wound assessments": a row count whose noun
+		// modifies the next one counts that one's rows
+		if ms := m.entry().measure; ms.Aggregate == "count" && ms.Expr.IsZero() && i+1 < len(b.ms) && b.adjacent(m, b.ms[i+1]) &&
+			b.ms[i+1] == b.subjectM && b.singular(m) {
+			m.used = true
 			q.Intent = query.IntentCount
 			q.Agg = &query.Agg{Func: "count", Label: "number of " + q.Subject.PluralLabel()}
+			return true
 		}
-	default:
-		// "the total amount of invoices": a column whose name starts with
-		// an aggregate word, asked of many rows, is that aggregate
-		if a := b.namedAggColumn(); a != nil {
-			q.Intent = query.IntentAggregate
-			q.Agg = a
-			break
-		}
-		for i, m := range b.ms {
-			if m.kind == kMeasure && !m.used && !b.grouped[m] {
-				// "number of wound assessments": a row count whose noun
-				// modifies the next one counts that one's rows
-				if ms := m.entry().measure; ms.Aggregate == "count" && ms.Expr.IsZero() && i+1 < len(b.ms) && b.adjacent(m, b.ms[i+1]) &&
-					b.ms[i+1] == b.subjectM && b.singular(m) {
-					m.used = true
-					q.Intent = query.IntentCount
-					q.Agg = &query.Agg{Func: "count", Label: "number of " + q.Subject.PluralLabel()}
-					break
-				}
-				m.used = true
-				q.Intent = query.IntentAggregate
-				q.Agg = measureAgg(m.entry().measure)
-				b.baseForMetric(q.Agg)
-				break
-			}
-		}
+		m.used = true
+		q.Intent = query.IntentAggregate
+		q.Agg = measureAgg(m.entry().measure)
+		b.baseForMetric(q.Agg)
+		return true
 	}
-	b.versus()
-	if q.Intent == query.IntentList && countM == nil && aggM == nil && trendM == nil && latestM == nil && len(q.Group) == 0 {
-		// "which venues did TSLA trade on": the values of the column, with
-		// how many rows have each
-		if x := b.whichDimension(); x != nil {
-			x.used = true
-			q.Group = append(q.Group, query.Group{Column: x.entry().column})
-			q.Agg = &query.Agg{Func: "count", Label: "number of " + q.Base.PluralLabel()}
-		}
+	return true
+}
+
+// refineVersus: "buys vs sells" groups by the column of the two values.
+func (b *builder) refineVersus(intentWords) { b.versus() }
+
+// refineWhichDimension: "which venues did TSLA trade on": the values of
+// the column, with how many rows have each, when nothing else is asked.
+func (b *builder) refineWhichDimension(w intentWords) {
+	q := b.q
+	if q.Intent != query.IntentList || w.count != nil || w.agg != nil || w.trend != nil || w.latest != nil || len(q.Group) > 0 {
+		return
 	}
-	b.groups()
+	if x := b.whichDimension(); x != nil {
+		x.used = true
+		q.Group = append(q.Group, query.Group{Column: x.entry().column})
+		q.Agg = &query.Agg{Func: "count", Label: "number of " + q.Base.PluralLabel()}
+	}
+}
+
+// refineGroups: "by clinic", "per day", "for each stock".
+func (b *builder) refineGroups(intentWords) { b.groups() }
+
+// refineBuckets: "monthly", "by week": the bucket of a trend.
+func (b *builder) refineBuckets(intentWords) {
 	for _, m := range b.ms {
 		if m.kind == kBucket && b.bucket == "" {
 			b.bucket = m.entry().op
 			m.used = true
 		}
 	}
-	if trendM != nil || b.bucket != "" {
+}
+
+// refineTrend: "trend", "over time", or a bucket: grouped by a period of
+// the base's date.
+func (b *builder) refineTrend(w intentWords) {
+	if w.trend != nil || b.bucket != "" {
 		b.columnAgg()
 		b.trend()
 	}
-	if len(q.Group) > 0 && q.Intent != query.IntentTrend {
-		b.columnAgg()
-		if q.Agg == nil {
-			b.aggregationSlot(false)
-		}
-		q.Intent = query.IntentGroup
+}
+
+// refineGroupBy: groups make the intent group_by, with the aggregation
+// asked for when the question names none.
+func (b *builder) refineGroupBy(intentWords) {
+	q := b.q
+	if len(q.Group) == 0 || q.Intent == query.IntentTrend {
+		return
 	}
-	if b.firstBy != nil && q.Intent == query.IntentList && b.a.model.Reachable(q.Base, b.firstBy.Column.Entity()) {
-		q.Intent = query.IntentTop
-		q.Order = []query.Order{*b.firstBy}
-		q.Limit = 1
-		if !b.singular(b.subjectM) {
-			q.Limit = b.topLimit(q.Base)
-		}
+	b.columnAgg()
+	if q.Agg == nil {
+		b.aggregationSlot(false)
 	}
-	if latestM != nil && q.Intent == query.IntentList && !b.historyPolicyApplies() {
-		if tc := b.a.model.TimeColumn(q.Base); tc != nil {
-			q.Intent = query.IntentLatest
-			q.Latest = &query.Latest{Time: tc}
-			latestM.used = true
-		}
+	q.Intent = query.IntentGroup
+}
+
+// refineFirst: "the first patient registered": the oldest rows by a date.
+func (b *builder) refineFirst(intentWords) {
+	q := b.q
+	if b.firstBy == nil || q.Intent != query.IntentList || !b.a.model.Reachable(q.Base, b.firstBy.Column.Entity()) {
+		return
+	}
+	q.Intent = query.IntentTop
+	q.Order = []query.Order{*b.firstBy}
+	q.Limit = 1
+	if !b.singular(b.subjectM) {
+		q.Limit = b.topLimit(q.Base)
+	}
+}
+
+// refineLatest: "the latest glucose" keeps the newest row, unless the
+// model's history policy decides between latest and history.
+func (b *builder) refineLatest(w intentWords) {
+	q := b.q
+	if w.latest == nil || q.Intent != query.IntentList || b.historyPolicyApplies() {
+		return
+	}
+	if tc := b.a.model.TimeColumn(q.Base); tc != nil {
+		q.Intent = query.IntentLatest
+		q.Latest = &query.Latest{Time: tc}
+		w.latest.used = true
 	}
 }
