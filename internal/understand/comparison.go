@@ -24,107 +24,148 @@ func (b *builder) numbers() {
 		if m.kind != kNumber || m.used {
 			continue
 		}
-		op := ""
-		pi, p := b.prev(i)
-		currency := ""
-		// "over $5,000": a currency sign between the comparator and the number
-		if p != nil && p.kind == kUnit && (b.words(p) == "$" || b.words(p) == "€" || b.words(p) == "£") {
-			currency = b.words(p)
-			p.used = true
-			pi, p = b.prev(pi)
+		nc, ok := b.numberComparison(i, m)
+		if !ok {
+			continue
 		}
-		if p != nil && (p.kind == kCmp || p.kind == kOp) {
-			op = p.op
-			if p.kind == kCmp {
-				op = p.entry().op
-			}
+		if b.relatedCount(nc) {
+			continue
 		}
-		var hi *mention
-		if op == "between" {
-			if j, n := b.next(i); n != nil && n.kind == kNumber && j > i {
-				hi = n
-			} else {
-				continue
-			}
+		b.numberFilter(nc)
+	}
+}
+
+// numberComparison is a number as a question compares it.
+type numberComparison struct {
+	m    *mention // the number
+	hi   *mention // the upper bound of "between", or nil
+	p    *mention // what stands before the number (its comparator), or nil
+	pi   int      // the index of p
+	last int      // the index of the last number (hi, else m)
+	op   string   // the comparison operator, or "between"
+	unit string   // "cm2", "$": the unit after the number or the currency before it
+}
+
+// numberComparison reads the comparator and the unit around the number m
+// at index i: "over $5,000", "between 10 and 20 cm²", "30 or more", "pain
+// score 7" (=). ok is false when nothing compares the number.
+func (b *builder) numberComparison(i int, m *mention) (nc numberComparison, ok bool) {
+	nc.m = m
+	nc.pi, nc.p = b.prev(i)
+	p := nc.p
+	currency := ""
+	// "over $5,000": a currency sign between the comparator and the number
+	if p != nil && p.kind == kUnit && (b.words(p) == "$" || b.words(p) == "€" || b.words(p) == "£") {
+		currency = b.words(p)
+		p.used = true
+		nc.pi, nc.p = b.prev(nc.pi)
+		p = nc.p
+	}
+	if p != nil && (p.kind == kCmp || p.kind == kOp) {
+		nc.op = p.op
+		if p.kind == kCmp {
+			nc.op = p.entry().op
 		}
-		unit := currency
-		last := i
-		if hi != nil {
-			last = b.idx(hi)
+	}
+	if nc.op == "between" {
+		j, n := b.next(i)
+		if n == nil || n.kind != kNumber || j <= i {
+			return nc, false
 		}
-		if _, n := b.next(last); n != nil && n.kind == kUnit {
-			unit = b.words(n)
+		nc.hi = n
+	}
+	nc.unit = currency
+	nc.last = i
+	if nc.hi != nil {
+		nc.last = b.idx(nc.hi)
+	}
+	if _, n := b.next(nc.last); n != nil && n.kind == kUnit {
+		nc.unit = b.words(n)
+		n.used = true
+	}
+	// "30 or more": the comparator after the number
+	if nc.op == "" {
+		if _, n := b.next(nc.last); n != nil && n.kind == kCmp && (n.entry().op == ">=" || n.entry().op == "<=") {
+			nc.op = n.entry().op
 			n.used = true
 		}
-		// "30 or more": the comparator after the number
-		if op == "" {
-			if _, n := b.next(last); n != nil && n.kind == kCmp && (n.entry().op == ">=" || n.entry().op == "<=") {
-				op = n.entry().op
-				n.used = true
-			}
-		}
-		if op == "" {
-			_, n := b.next(last)
-			switch {
-			case p != nil && p.kind == kColumn && p.entry().column.Numeric():
-				op = "="
-			case n != nil && n.kind == kColumn && !n.used && n.start == b.ms[last].end && n.entry().column.Numeric() && n.entry().column.Role == model.RoleMeasure:
-				// "courses with 4 credits": the number of the column after it
-				op = "="
-			default:
-				continue
-			}
-		}
-		// "more than 3 wounds": a count of related rows
-		if _, n := b.next(last); n != nil && n.kind == kEntity && op != "" && m.num == float64(int64(m.num)) {
-			if e := b.entityOf(n); e != nil && e != b.q.Base {
-				if b.a.model.Reachable(b.q.Base, e) && !b.a.model.ToOne(b.q.Base, e) {
-					m.used, n.used = true, true
-					if p != nil {
-						p.used = true
-					}
-					f := query.Filter{Entity: e, Count: &query.CountCond{Op: op, N: int64(m.num)}, Slot: "count:" + e.Name,
-						Label: fmt.Sprintf("%s %s %s", opWord(op), strconv.FormatInt(int64(m.num), 10), e.PluralLabel())}
-					b.addFilter(f, m)
-					continue
-				}
-			}
-		}
-		cols := b.numberColumns(pi, last, unit)
-		if len(cols) == 0 {
-			// "patients over 65" with no number to compare: asked about
-			// (unknownWords), never dropped
-			continue
-		}
-		words := b.l.words(&mention{start: m.start, end: m.end})
-		if p != nil && pi >= 0 {
-			words = strings.TrimSpace(b.words(p) + " " + words)
-		}
-		if unit != "" {
-			words += " " + unit
-		}
-		m.used = true
-		if p != nil {
-			p.used = true
-		}
-		if hi != nil {
-			hi.used = true
-		}
-		if len(cols) > 1 && p != nil && p.kind == kCmp {
-			cols = byComparatorKind(b.words(p), cols)
-		}
-		var col *model.Column
-		switch {
-		case len(cols) == 1:
-			col = cols[0]
-		case len(cols) > 1:
-			col = b.numberColumnSlot(words, cols)
-		}
-		if col == nil {
-			continue
-		}
-		b.addNumberFilter(col, op, m, hi, words)
 	}
+	if nc.op == "" {
+		_, n := b.next(nc.last)
+		switch {
+		case p != nil && p.kind == kColumn && p.entry().column.Numeric():
+			nc.op = "="
+		case n != nil && n.kind == kColumn && !n.used && n.start == b.ms[nc.last].end && n.entry().column.Numeric() && n.entry().column.Role == model.RoleMeasure:
+			// "courses with 4 credits": the number of the column after it
+			nc.op = "="
+		default:
+			return nc, false
+		}
+	}
+	return nc, true
+}
+
+// relatedCount reads "more than 3 wounds": a whole number before an
+// entity related to the base by one-to-many steps compares how many of
+// them each row has. It reports whether it applied.
+func (b *builder) relatedCount(nc numberComparison) bool {
+	m, p, op := nc.m, nc.p, nc.op
+	_, n := b.next(nc.last)
+	if n == nil || n.kind != kEntity || op == "" || m.num != float64(int64(m.num)) {
+		return false
+	}
+	e := b.entityOf(n)
+	if e == nil || e == b.q.Base || !b.a.model.Reachable(b.q.Base, e) || b.a.model.ToOne(b.q.Base, e) {
+		return false
+	}
+	m.used, n.used = true, true
+	if p != nil {
+		p.used = true
+	}
+	f := query.Filter{Entity: e, Count: &query.CountCond{Op: op, N: int64(m.num)}, Slot: "count:" + e.Name,
+		Label: fmt.Sprintf("%s %s %s", opWord(op), strconv.FormatInt(int64(m.num), 10), e.PluralLabel())}
+	b.addFilter(f, m)
+	return true
+}
+
+// numberFilter compares the column the number is about with it: the one
+// column a comparator or a unit names, else a column asked about.
+func (b *builder) numberFilter(nc numberComparison) {
+	m, p := nc.m, nc.p
+	cols := b.numberColumns(nc.pi, nc.last, nc.unit)
+	if len(cols) == 0 {
+		// "patients over 65" with no number to compare: asked about
+		// (unknownWords), never dropped
+		return
+	}
+	words := b.l.words(&mention{start: m.start, end: m.end})
+	if p != nil && nc.pi >= 0 {
+		words = strings.TrimSpace(b.words(p) + " " + words)
+	}
+	if nc.unit != "" {
+		words += " " + nc.unit
+	}
+	m.used = true
+	if p != nil {
+		p.used = true
+	}
+	if nc.hi != nil {
+		nc.hi.used = true
+	}
+	if len(cols) > 1 && p != nil && p.kind == kCmp {
+		cols = byComparatorKind(b.words(p), cols)
+	}
+	var col *model.Column
+	switch {
+	case len(cols) == 1:
+		col = cols[0]
+	case len(cols) > 1:
+		col = b.numberColumnSlot(words, cols)
+	}
+	if col == nil {
+		return
+	}
+	b.addNumberFilter(col, nc.op, m, nc.hi, words)
 }
 
 func opWord(op string) string {

@@ -36,76 +36,97 @@ func (b *builder) markGroupTargets() {
 
 // groups reads "by X" / "per X" / "for each X".
 func (b *builder) groups() {
-	q := b.q
 	for i, m := range b.ms {
 		if m.kind != kBy && m.kind != kPer {
 			continue
 		}
-		// "for each Consumer Staples stock": skip the values qualifying the group
-		var n *mention
-		for j := i + 1; j < len(b.ms); j++ {
-			x := b.ms[j]
-			if x.kind == kStop || x.kind == kList || (x.kind == kValue || x.kind == kGroup) && !b.grouped[x] {
-				continue
-			}
-			n = x
-			break
-		}
+		n := b.groupTarget(i)
 		if n == nil || n.used {
 			continue
 		}
-		// "by doctor specialty", "by project status": an entity followed by
-		// one of its columns groups by that column
-		if n.kind == kEntity {
-			if j := b.idx(n); j+1 < len(b.ms) && b.adjacent(n, b.ms[j+1]) && b.ms[j+1].kind == kColumn && !b.ms[j+1].used {
-				col := b.ms[j+1]
-				if e, c := b.entityOfQuiet(n), col.entry().column; e != nil && c.Entity() == e && !c.Numeric() && b.a.model.Reachable(q.Base, e) {
-					n.used, col.used = true, true
-					b.grouped[n] = true
-					if c.Temporal() {
-						q.Group = append(q.Group, query.Group{Column: c, Bucket: "month"})
-					} else {
-						q.Group = append(q.Group, query.Group{Column: c})
-					}
-					continue
-				}
-			}
+		if n.kind == kEntity && b.entityColumnGroup(n) {
+			continue
 		}
-		switch n.kind {
-		case kEntity:
-			e := b.entityOf(n)
-			if e == nil || e == q.Base {
-				continue
-			}
-			n.used = true
+		b.group(i, n)
+	}
+}
+
+// groupTarget is what the "by"/"per" word at i groups by, past fillers;
+// "for each Consumer Staples stock": past the values qualifying it.
+func (b *builder) groupTarget(i int) *mention {
+	for j := i + 1; j < len(b.ms); j++ {
+		x := b.ms[j]
+		if x.kind == kStop || x.kind == kList || (x.kind == kValue || x.kind == kGroup) && !b.grouped[x] {
+			continue
+		}
+		return x
+	}
+	return nil
+}
+
+// entityColumnGroup reads "by doctor specialty", "by project status": an
+// entity followed by one of its columns groups by that column. It reports
+// whether it applied.
+func (b *builder) entityColumnGroup(n *mention) bool {
+	q := b.q
+	j := b.idx(n)
+	if j+1 >= len(b.ms) || !b.adjacent(n, b.ms[j+1]) || b.ms[j+1].kind != kColumn || b.ms[j+1].used {
+		return false
+	}
+	col := b.ms[j+1]
+	e, c := b.entityOfQuiet(n), col.entry().column
+	if e == nil || c.Entity() != e || c.Numeric() || !b.a.model.Reachable(q.Base, e) {
+		return false
+	}
+	n.used, col.used = true, true
+	b.grouped[n] = true
+	if c.Temporal() {
+		q.Group = append(q.Group, query.Group{Column: c, Bucket: "month"})
+	} else {
+		q.Group = append(q.Group, query.Group{Column: c})
+	}
+	return true
+}
+
+// group groups by what mention n, after the "by"/"per" word at i, names:
+// an entity, a flag's entity, a column (by month for a date), or a unit
+// of time (the trend's bucket). A numeric column after a superlative is
+// what the superlative orders by ("the 5 largest wounds by area").
+func (b *builder) group(i int, n *mention) {
+	q := b.q
+	switch n.kind {
+	case kEntity:
+		e := b.entityOf(n)
+		if e == nil || e == q.Base {
+			return
+		}
+		n.used = true
+		q.Group = append(q.Group, query.Group{Entity: e})
+	case kFlag:
+		// "revenue per salesperson": group by the flag's entity, keep the flag
+		e := n.entry().entity
+		if len(n.vals) > 0 && n.vals[0].col != nil {
+			e = n.vals[0].col.Entity()
+		}
+		if e != q.Base {
 			q.Group = append(q.Group, query.Group{Entity: e})
-		case kFlag:
-			// "revenue per salesperson": group by the flag's entity, keep the flag
-			e := n.entry().entity
-			if len(n.vals) > 0 && n.vals[0].col != nil {
-				e = n.vals[0].col.Entity()
-			}
-			if e != q.Base {
-				q.Group = append(q.Group, query.Group{Entity: e})
-			}
-		case kColumn:
-			c := n.entry().column
+		}
+	case kColumn:
+		c := n.entry().column
+		n.used = true
+		if c.Numeric() && b.superlativeBefore(i) {
+			b.superlativeBy = c
+			return
+		}
+		if c.Temporal() {
+			q.Group = append(q.Group, query.Group{Column: c, Bucket: "month"})
+			return
+		}
+		q.Group = append(q.Group, query.Group{Column: c})
+	case kUnknown, kStop:
+		if u := timeexpr.Unit(b.words(n)); u != "" && u != "quarter" {
 			n.used = true
-			// "the 5 largest wounds by area": what the superlative orders by
-			if c.Numeric() && b.superlativeBefore(i) {
-				b.superlativeBy = c
-				continue
-			}
-			if c.Temporal() {
-				q.Group = append(q.Group, query.Group{Column: c, Bucket: "month"})
-				continue
-			}
-			q.Group = append(q.Group, query.Group{Column: c})
-		case kUnknown, kStop:
-			if u := timeexpr.Unit(b.words(n)); u != "" && u != "quarter" {
-				n.used = true
-				b.bucket = u
-			}
+			b.bucket = u
 		}
 	}
 }

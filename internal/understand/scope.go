@@ -64,6 +64,44 @@ func (b *builder) scope(ctx context.Context) {
 	if se == nil {
 		return
 	}
+	if !b.needsScope() && len(b.scopeVals) == 0 {
+		return
+	}
+	cols := m.Scope.OptionColumns
+	if len(cols) == 0 {
+		cols = []string{se.DisplayColumn().Name}
+	}
+	rows, err := b.scopeRows(ctx, se, cols)
+	if err != nil {
+		b.in.Warnings = append(b.in.Warnings, fmt.Sprintf("could not list %s: %v", se.PluralLabel(), err))
+	}
+	sl := &Slot{Key: "scope", Kind: KindScope, Priority: Critical, NeverAssume: true, Confidence: 0}
+	sl.Text = "which " + se.Singular()
+	for _, r := range rows {
+		sl.Options = append(sl.Options, &Option{ID: r[0], Label: scopeLabel(r), key: r[0]})
+	}
+	b.scopeNamed(sl, rows)
+	if sl.Method == "" {
+		b.scopeUnnamed(sl, se, rows)
+	}
+	all := sl.Options
+	if len(sl.Options) > 4 && sl.Ask {
+		sl.Options = sl.Options[:4]
+	}
+	o := b.settle(sl, func(answer string) (*Option, string) { return parseScopeAnswer(answer, all) })
+	if sl.Ask || o == nil {
+		// unresolved: the query carries no scope; the turn must ask or fail
+		return
+	}
+	b.q.Scope = &query.ScopeFilter{Entity: se, Key: o.key, Label: o.Label}
+	b.dropScopeFilters(se)
+}
+
+// needsScope reports whether the answer must be limited to one scope
+// value: the model always requires it, the question speaks in the first
+// person ("my results"), or it reads a scoped entity.
+func (b *builder) needsScope() bool {
+	m := b.a.model
 	need := m.Scope.Required == "always"
 	for _, x := range b.ms {
 		if x.kind == kFirstPerson {
@@ -80,23 +118,12 @@ func (b *builder) scope(ctx context.Context) {
 			need = true
 		}
 	}
-	if !need && len(b.scopeVals) == 0 {
-		return
-	}
-	cols := m.Scope.OptionColumns
-	if len(cols) == 0 {
-		cols = []string{se.DisplayColumn().Name}
-	}
-	rows, err := b.scopeRows(ctx, se, cols)
-	if err != nil {
-		b.in.Warnings = append(b.in.Warnings, fmt.Sprintf("could not list %s: %v", se.PluralLabel(), err))
-	}
-	sl := &Slot{Key: "scope", Kind: KindScope, Priority: Critical, NeverAssume: true, Confidence: 0}
-	sl.Text = "which " + se.Singular()
-	for _, r := range rows {
-		sl.Options = append(sl.Options, &Option{ID: r[0], Label: scopeLabel(r), key: r[0]})
-	}
-	// named in the question ("for John Doe")
+	return need
+}
+
+// scopeNamed chooses the scope value the question names ("for John Doe"),
+// or narrows the options to those a name matches.
+func (b *builder) scopeNamed(sl *Slot, rows [][]string) {
 	for _, sv := range b.scopeVals {
 		sv.used = true
 		keys := b.scopeKeys(sv, rows)
@@ -107,7 +134,7 @@ func (b *builder) scope(ctx context.Context) {
 				sl.Chosen = len(sl.Options) - 1
 			}
 			sl.Text = b.words(sv)
-			break
+			return
 		}
 		if len(keys) > 1 {
 			var narrowed []*Option
@@ -120,35 +147,27 @@ func (b *builder) scope(ctx context.Context) {
 			sl.Text = b.words(sv)
 		}
 	}
-	if sl.Method == "" {
-		sl.Chosen = -1
-		switch {
-		case len(rows) == 1 && m.Scope.Required != "always":
-			sl.Chosen, sl.Method, sl.Confidence = 0, MethodExact, 1
-			sl.Why = "the only " + se.Singular() + " in the data"
-		default:
-			sl.Ask = true
-			sl.Question = fmt.Sprintf("Which %s do you mean? I found %d:", se.Singular(), len(sl.Options))
-			if m.Scope.Question != "" {
-				sl.Question = m.Scope.Question
-			}
-			sl.Context = fmt.Sprintf("Answers are limited to one %s, and the question does not say which.", se.Singular())
-			if len(sl.Options) > 4 {
-				sl.Context += " Type a name or id if yours is not listed."
-			}
-		}
-	}
-	all := sl.Options
-	if len(sl.Options) > 4 && sl.Ask {
-		sl.Options = sl.Options[:4]
-	}
-	o := b.settle(sl, func(answer string) (*Option, string) { return parseScopeAnswer(answer, all) })
-	if sl.Ask || o == nil {
-		// unresolved: the query carries no scope; the turn must ask or fail
+}
+
+// scopeUnnamed settles a scope the question does not name: the only value
+// in the data, unless the model always asks; else it is asked.
+func (b *builder) scopeUnnamed(sl *Slot, se *model.Entity, rows [][]string) {
+	m := b.a.model
+	sl.Chosen = -1
+	if len(rows) == 1 && m.Scope.Required != "always" {
+		sl.Chosen, sl.Method, sl.Confidence = 0, MethodExact, 1
+		sl.Why = "the only " + se.Singular() + " in the data"
 		return
 	}
-	b.q.Scope = &query.ScopeFilter{Entity: se, Key: o.key, Label: o.Label}
-	b.dropScopeFilters(se)
+	sl.Ask = true
+	sl.Question = fmt.Sprintf("Which %s do you mean? I found %d:", se.Singular(), len(sl.Options))
+	if m.Scope.Question != "" {
+		sl.Question = m.Scope.Question
+	}
+	sl.Context = fmt.Sprintf("Answers are limited to one %s, and the question does not say which.", se.Singular())
+	if len(sl.Options) > 4 {
+		sl.Context += " Type a name or id if yours is not listed."
+	}
 }
 
 func (b *builder) scopeRows(ctx context.Context, se *model.Entity, cols []string) ([][]string, error) {

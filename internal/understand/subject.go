@@ -12,7 +12,10 @@ import (
 	"github.com/clarify-sql/clarify/internal/understand/text"
 )
 
-// chooseSubject decides what the question is about.
+// chooseSubject decides what the question is about: the entity a ranking
+// word ranks, else the entity named first (or the head of two nouns side
+// by side), else what the question's other words imply; asked when
+// nothing names it.
 func (b *builder) chooseSubject() {
 	for _, m := range b.ms {
 		if m.kind == kTop || m.kind == kBottom {
@@ -22,80 +25,117 @@ func (b *builder) chooseSubject() {
 	}
 	var pick *mention
 	if b.rankM == nil {
-		// "which clinic has the most patients": rank the entity named before "most"
-		for i, m := range b.ms {
-			if m.kind != kMost {
-				continue
-			}
-			for j := i - 1; j >= 0; j-- {
-				if x := b.ms[j]; (x.kind == kEntity || x.kind == kFlag) && !b.grouped[x] {
-					pick = x
-					break
-				}
-				// "which sector has the most symbols": rank the column's values
-				if x := b.ms[j]; x.kind == kColumn && !x.entry().column.Numeric() && b.whichBefore(x) {
-					b.mostBy, b.mostM = x, m
-					x.used = true
-					break
-				}
-			}
-			if b.mostBy != nil {
-				break
-			}
-			if pick != nil {
-				b.rankM = m
-			}
-			if pick != nil && pick.kind == kFlag {
-				// "which salesperson …": the flag's entity, still filtered by the flag
-				b.subjectM = pick
-				b.q.Subject = pick.entry().entity
-				if len(pick.vals) > 0 && pick.vals[0].col != nil {
-					b.q.Subject = pick.vals[0].col.Entity()
-				}
-				b.in.Subject = b.q.Subject
-				b.addContext(b.q.Subject)
-				return
-			}
-			break
+		var done bool
+		if pick, done = b.mostSubject(); done {
+			return
 		}
 	}
 	if pick == nil && b.rankM != nil {
-		for i := b.idx(b.rankM) + 1; i < len(b.ms); i++ {
-			if m := b.ms[i]; m.kind == kEntity && !b.grouped[m] {
-				pick = m
-				break
-			}
-		}
+		pick = b.rankedEntity()
 	}
 	if pick == nil {
-		for i, m := range b.ms {
-			if m.kind == kEntity && !b.grouped[m] {
-				pick = m
-				// "wound assessments": in two nouns side by side the
-				// second is the head, when the first is its parent and
-				// singular, as a noun used as a modifier is ("symbols
-				// trade on" is a verb)
-				if i+1 < len(b.ms) && b.singular(m) && b.adjacent(m, b.ms[i+1]) && b.ms[i+1].kind == kEntity && !b.grouped[b.ms[i+1]] {
-					if h, p := b.entityOfQuiet(b.ms[i+1]), b.entityOfQuiet(m); h != nil && p != nil && h != p {
-						if path, ok := b.a.model.Path(h, p); ok && model.ToOnePath(path) {
-							pick = b.ms[i+1]
-							m.used = true
-						}
-					}
-				}
-				break
-			}
-			// "how many infected wounds … among Riverside patients": a flag
-			// phrase that names its entity is the subject, still a filter
-			if m.kind == kFlag && !b.grouped[m] && b.namesOwnEntity(m) {
-				b.subjectM = m
-				b.q.Subject = m.entry().entity
-				b.in.Subject = b.q.Subject
-				b.addContext(b.q.Subject)
-				return
-			}
+		var done bool
+		if pick, done = b.namedSubject(); done {
+			return
 		}
 	}
+	b.settleSubject(pick)
+}
+
+// setSubject makes e, named by mention m, the subject.
+func (b *builder) setSubject(m *mention, e *model.Entity) {
+	b.subjectM = m
+	b.q.Subject = e
+	b.in.Subject = b.q.Subject
+	b.addContext(b.q.Subject)
+}
+
+// mostSubject reads the first "most": "which clinic has the most
+// patients" ranks the entity named before it (which becomes the ranking
+// word), "which sector has the most symbols" the values of a column
+// (mostBy). done reports that the subject is set: a flag before "most"
+// ("which salesperson…") is its entity, still filtered by the flag.
+func (b *builder) mostSubject() (pick *mention, done bool) {
+	for i, m := range b.ms {
+		if m.kind != kMost {
+			continue
+		}
+		for j := i - 1; j >= 0; j-- {
+			if x := b.ms[j]; (x.kind == kEntity || x.kind == kFlag) && !b.grouped[x] {
+				pick = x
+				break
+			}
+			// "which sector has the most symbols": rank the column's values
+			if x := b.ms[j]; x.kind == kColumn && !x.entry().column.Numeric() && b.whichBefore(x) {
+				b.mostBy, b.mostM = x, m
+				x.used = true
+				break
+			}
+		}
+		if b.mostBy != nil {
+			return nil, false
+		}
+		if pick != nil {
+			b.rankM = m
+		}
+		if pick != nil && pick.kind == kFlag {
+			e := pick.entry().entity
+			if len(pick.vals) > 0 && pick.vals[0].col != nil {
+				e = pick.vals[0].col.Entity()
+			}
+			b.setSubject(pick, e)
+			return pick, true
+		}
+		return pick, false
+	}
+	return nil, false
+}
+
+// rankedEntity is the first entity named after the ranking word ("top 5
+// products").
+func (b *builder) rankedEntity() *mention {
+	for i := b.idx(b.rankM) + 1; i < len(b.ms); i++ {
+		if m := b.ms[i]; m.kind == kEntity && !b.grouped[m] {
+			return m
+		}
+	}
+	return nil
+}
+
+// namedSubject is the first entity the question names that is not a
+// group. done reports that the subject is set: a flag phrase that names
+// its own entity ("how many infected wounds … among Riverside patients")
+// is the subject, and still a filter.
+func (b *builder) namedSubject() (pick *mention, done bool) {
+	for i, m := range b.ms {
+		if m.kind == kEntity && !b.grouped[m] {
+			pick = m
+			// "wound assessments": in two nouns side by side the
+			// second is the head, when the first is its parent and
+			// singular, as a noun used as a modifier is ("symbols
+			// trade on" is a verb)
+			if i+1 < len(b.ms) && b.singular(m) && b.adjacent(m, b.ms[i+1]) && b.ms[i+1].kind == kEntity && !b.grouped[b.ms[i+1]] {
+				if h, p := b.entityOfQuiet(b.ms[i+1]), b.entityOfQuiet(m); h != nil && p != nil && h != p {
+					if path, ok := b.a.model.Path(h, p); ok && model.ToOnePath(path) {
+						pick = b.ms[i+1]
+						m.used = true
+					}
+				}
+			}
+			return pick, false
+		}
+		if m.kind == kFlag && !b.grouped[m] && b.namesOwnEntity(m) {
+			b.setSubject(m, m.entry().entity)
+			return m, true
+		}
+	}
+	return nil, false
+}
+
+// settleSubject makes the picked mention's entity the subject (asked when
+// it names several); with none, the subject is implied by the question's
+// other words, or its scope, or asked.
+func (b *builder) settleSubject(pick *mention) {
 	if pick != nil {
 		b.subjectM = pick
 		b.q.Subject = b.entityOf(pick)
