@@ -1,6 +1,6 @@
-// Package plan compiles a settled query.Query (built by package understand) into SQL for
-// SQLite, PostgreSQL or MySQL: the step after routing and before the guard
-// and execution in the flow of a question.
+// Package plan compiles a settled query.Query (built by package
+// understand) into SQL for SQLite, PostgreSQL or MySQL: the step after
+// routing and before the guard and execution in the flow of a question.
 //
 // Identifiers are quoted; every value, and every date a model fragment
 // computes from the clock, is a bound parameter, so no user text ever

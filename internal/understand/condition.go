@@ -11,10 +11,10 @@ import (
 	"github.com/clarify-sql/clarify/internal/understand/text"
 )
 
-// ParseCondition reads a condition typed by a user against entity e: column
+// parseCondition reads a condition typed by a user against entity e: column
 // words may be names, labels or synonyms ("area > 15"). Values stay values:
 // the condition compiles to bound parameters.
-func (b *builder) ParseCondition(answer string, e *model.Entity) (model.Cond, string) {
+func (b *builder) parseCondition(answer string, e *model.Entity) (model.Cond, string) {
 	c, err := model.ParseCond(b.columnWordsToNames(answer, e))
 	if err != nil {
 		return nil, fmt.Sprintf("I could not read %q as a condition (for example \"area > 15\")", answer)

@@ -175,7 +175,7 @@ func (b *builder) parseVagueAnswer(vt *model.VagueTerm, target *model.Entity) fu
 				return b.condOption(c, target)
 			}
 		}
-		c, reason := b.ParseCondition(answer, target)
+		c, reason := b.parseCondition(answer, target)
 		if c == nil {
 			return nil, reason
 		}
