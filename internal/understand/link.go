@@ -154,7 +154,10 @@ func (l *linker) link() []*mention {
 func (l *linker) candidates(i int) []*mention {
 	var out []*mention
 	if w, end, ok := l.tp.At(i); ok {
-		out = append(out, &mention{start: i, end: end, kind: kTime, window: &w, conf: 1})
+		// a copy made here, where a period was found: taking w's own
+		// address would move it to the heap at every position
+		win := w
+		out = append(out, &mention{start: i, end: end, kind: kTime, window: &win, conf: 1})
 	}
 	t := l.toks[i]
 	switch t.Kind {
