@@ -118,6 +118,8 @@ func (b *builder) filters() {
 	b.mergeValueFilters()
 }
 
+// addFilter adds a filter read from mention m (nil for none), which it
+// marks used and whose words the filter points at.
 func (b *builder) addFilter(f query.Filter, m *mention) {
 	if m != nil {
 		f.Start, f.End = b.l.toks[m.start].Start, b.l.toks[m.end-1].End
@@ -164,6 +166,7 @@ func (b *builder) prev(i int) (int, *mention) {
 	return -1, nil
 }
 
+// idx returns the index of mention m, or -1.
 func (b *builder) idx(m *mention) int {
 	for i, x := range b.ms {
 		if x == m {
@@ -173,8 +176,10 @@ func (b *builder) idx(m *mention) int {
 	return -1
 }
 
+// words returns the question's words of a mention.
 func (b *builder) words(m *mention) string { return b.l.words(m) }
 
+// has returns the first mention of kind k, or nil.
 func (b *builder) has(k kind) *mention {
 	for _, m := range b.ms {
 		if m.kind == k {
@@ -184,6 +189,7 @@ func (b *builder) has(k kind) *mention {
 	return nil
 }
 
+// unused returns the first mention of kind k no reading has used, or nil.
 func (b *builder) unused(k kind) *mention {
 	for _, m := range b.ms {
 		if m.kind == k && !m.used {
@@ -193,7 +199,7 @@ func (b *builder) unused(k kind) *mention {
 	return nil
 }
 
-// adjacent reports whether mention b starts right where a ends.
+// adjacent reports whether mention y starts right where x ends.
 func (b *builder) adjacent(x, y *mention) bool { return x.end == y.start }
 
 // singular reports whether an entity mention was written in the singular.
