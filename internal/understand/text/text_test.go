@@ -25,6 +25,9 @@ func TestTokenize(t *testing.T) {
 		{"30cm2 and 10k", []string{"30", "cm2", "and", "10000"}},
 		{"don't", []string{"do", "not"}},
 		{"top 5th", []string{"top", "5"}},
+		// digits of other scripts are not numbers here: skipped, never looped on
+		{"٧ days", []string{"day"}},
+		{"x٣y 4", []string{"x٣y", "4"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
@@ -213,4 +216,22 @@ func TestQuantityWords(t *testing.T) {
 	if text.IsUnitWord("share price") {
 		t.Error("IsUnitWord(share price) = true")
 	}
+}
+
+// FuzzTokenize checks that any text tokenizes in finite time into tokens
+// whose offsets advance through the text.
+func FuzzTokenize(f *testing.F) {
+	for _, s := range []string{"area over 35 cm²", "٧", "10,000.5k", "don't", ">=<>!", "25-OH"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n := text.Normalize(s)
+		end := 0
+		for _, tok := range text.Tokenize(n) {
+			if tok.Start < end || tok.End <= tok.Start || tok.End > len(n) {
+				t.Fatalf("token %+v out of order in %q (previous end %d)", tok, n, end)
+			}
+			end = tok.End
+		}
+	})
 }

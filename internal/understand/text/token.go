@@ -57,7 +57,7 @@ func Tokenize(s string) []Token {
 		case r == '%' || r == '$' || r == '€' || r == '£':
 			out = append(out, Token{Text: string(r), Stem: string(r), Kind: Word, Start: i, End: i + size})
 			i += size
-		case unicode.IsDigit(r):
+		case r >= '0' && r <= '9':
 			i = numberToken(s, i, &out)
 		case unicode.IsLetter(r) || r == '_':
 			j := i
@@ -77,7 +77,9 @@ func Tokenize(s string) []Token {
 				case rest == "s" || strings.HasPrefix(rest, "s ") || (len(rest) > 1 && rest[0] == 's' && !isWordByte(rest[1])):
 					j += 2
 				case strings.HasPrefix(rest, "t") && strings.HasSuffix(w, "n"):
-					out = append(out, wordToken(strings.TrimSuffix(w, "n"), i, j-1))
+					if w != "n" { // "n't" alone is just the negation
+						out = append(out, wordToken(strings.TrimSuffix(w, "n"), i, j-1))
+					}
 					out = append(out, wordToken("not", j-1, j+2))
 					i = j + 2
 					continue
