@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -33,6 +35,9 @@ type Options struct {
 	// SuggestBudget bounds the search for a relaxed filter on an empty
 	// answer (default 300ms).
 	SuggestBudget time.Duration
+	// Log receives what a user must not see: a recovered panic with its
+	// stack (default slog.Default()).
+	Log *slog.Logger
 }
 
 // Engine answers questions about one source.
@@ -41,12 +46,17 @@ type Engine struct {
 	an    *understand.Analyzer
 	guard *guard.Guard
 	opt   Options
+	// beforeTurn, set only by tests (export_test.go), runs first in a turn
+	beforeTurn func(Request)
 }
 
 // New builds an engine for a source.
 func New(src *source.Source, opt Options) *Engine {
 	if opt.Now == nil {
 		opt.Now = time.Now
+	}
+	if opt.Log == nil {
+		opt.Log = slog.Default()
 	}
 	if opt.PreviewBudget == 0 {
 		opt.PreviewBudget = 150 * time.Millisecond
@@ -103,7 +113,28 @@ func (r Request) progress(step string, took time.Duration) {
 }
 
 // Turn runs one turn.
-func (e *Engine) Turn(ctx context.Context, req Request) (*Outcome, error) {
+//
+// No panic leaves Turn: one is recovered into an error with code INTERNAL,
+// and logged with its stack and the question.
+func (e *Engine) Turn(ctx context.Context, req Request) (out *Outcome, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			e.logPanic(r, req.Question)
+			out, err = nil, &Error{Code: CodeInternal, Message: "something went wrong with this question; it was logged so it can be fixed", Err: fmt.Errorf("panic: %v", r)}
+		}
+	}()
+	return e.turn(ctx, req)
+}
+
+// logPanic records a recovered panic for the people who run Clarify.
+func (e *Engine) logPanic(r any, question string) {
+	e.opt.Log.Error("panic in a turn", "source", e.src.Name, "question", question, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+}
+
+func (e *Engine) turn(ctx context.Context, req Request) (*Outcome, error) {
+	if e.beforeTurn != nil {
+		e.beforeTurn(req)
+	}
 	start := time.Now()
 	now := e.opt.Now()
 	in, err := e.an.Analyze(ctx, req.Question, understand.Settings{Now: now, Resolved: req.Resolved})
@@ -250,7 +281,13 @@ func (e *Engine) previews(ctx context.Context, req Request, s *understand.Slot, 
 	g, gctx := errgroup.WithContext(ctx)
 	for i := range c.Options {
 		opt := c.Options[i].ID
-		g.Go(func() error {
+		g.Go(func() (err error) {
+			// a preview that panics is left out; the turn goes on
+			defer func() {
+				if r := recover(); r != nil {
+					e.logPanic(r, req.Question)
+				}
+			}()
 			res := make(map[string]understand.Resolution, len(req.Resolved)+1)
 			for k, v := range req.Resolved {
 				res[k] = v

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/clarify-sql/clarify/internal/config"
 	"github.com/clarify-sql/clarify/internal/demo/demotest"
@@ -36,6 +38,33 @@ func TestBadInput(t *testing.T) {
 				t.Errorf("error %v, want %s", err, engine.CodeBadRequest)
 			}
 		})
+	}
+}
+
+// TestPanicIsAnError: a panic inside a turn reaches the caller as an
+// INTERNAL error, logged with its stack, and the next turn works.
+func TestPanicIsAnError(t *testing.T) {
+	var log strings.Builder
+	src := demotest.Source(t, "clinic", source.Options{})
+	e := engine.New(src, engine.Options{Now: func() time.Time { return demotest.AsOf }, Log: slog.New(slog.NewTextHandler(&log, nil))})
+	engine.SetBeforeTurn(e, func(r engine.Request) {
+		if r.Question == "boom" {
+			panic("injected")
+		}
+	})
+	out, err := e.Turn(context.Background(), engine.Request{Question: "boom", Interactive: true})
+	if out != nil || engine.Code(err) != engine.CodeInternal {
+		t.Fatalf("Turn = %v, %v; want no outcome and %s", out, err, engine.CodeInternal)
+	}
+	var ee *engine.Error
+	if !errors.As(err, &ee) || strings.Contains(ee.Message, "injected") {
+		t.Errorf("message shown to the user %q must not carry the panic", ee.Message)
+	}
+	if !strings.Contains(log.String(), "injected") || !strings.Contains(log.String(), "goroutine") {
+		t.Errorf("the panic and its stack were not logged:\n%s", log.String())
+	}
+	if out := turn(t, e, "how many wounds", true, nil); out.Status != engine.StatusAnswered {
+		t.Errorf("the next turn: %s", out.Status)
 	}
 }
 

@@ -96,6 +96,7 @@ const (
 	CodeTimeout        = "TIMEOUT"
 	CodeValidation     = "VALIDATION_FAILED" // the guard refused the statement
 	CodeScopeViolation = "SCOPE_VIOLATION"   // the statement would read outside the scope
+	CodeInternal       = "INTERNAL"          // a bug: recovered, logged, never shown in detail
 )
 
 // Error is a turn's failure with a stable code; Message is safe to show.

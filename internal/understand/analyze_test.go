@@ -158,3 +158,39 @@ entities:
 		}
 	}
 }
+
+// TestTimeWordsAreNotTypos: a month name one letter away from a stored
+// value ("march" and the surname "Marck") is read as the month, never
+// corrected into the value, and never breaks the reading.
+func TestTimeWordsAreNotTypos(t *testing.T) {
+	m, err := model.Parse("shop.yaml", []byte(`source: shop
+entities:
+  - name: customers
+    key: id
+    display: last_name
+    columns:
+      - {name: id, role: id}
+      - {name: last_name, role: name, values: {items: [{value: Marck}, {value: Juno}]}}
+  - name: orders
+    key: id
+    time_column: placed_on
+    columns:
+      - {name: id, role: id}
+      - {name: customer_id, role: id, references: customers.id}
+      - {name: placed_on, role: time, type: date}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	an := understand.New(m, nil)
+	for _, q := range []string{"orders placed in march 2005", "orders placed in mrach 2005", "orders in june"} {
+		in, err := an.Analyze(context.Background(), q, understand.Settings{Now: demotest.AsOf})
+		if err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		d := understand.Describe(in)
+		if !strings.Contains(d, "window: orders.placed_on") || strings.Contains(d, "filter:") || strings.Contains(d, "spelling:m") {
+			t.Errorf("%q read as:\n%s", q, d)
+		}
+	}
+}

@@ -33,7 +33,14 @@ type valCand struct {
 	score  float64
 }
 
-func (m *mention) entry() entry { return m.entries[0] }
+// entry is the mention's first meaning; a zero entry for mentions that
+// have none (numbers, periods, unknown words).
+func (m *mention) entry() entry {
+	if len(m.entries) == 0 {
+		return entry{}
+	}
+	return m.entries[0]
+}
 
 // kNumber and kTime extend the lexicon kinds for linked numbers and periods.
 const (
@@ -95,9 +102,20 @@ func (l *linker) known(i int) bool {
 // model or of the data within one edit ("pateints" → "patients"). Only
 // words of five letters or more are corrected, and only into the model's
 // own words and values: built-in function words are never targets.
+//
+// Words a time expression reads ("march 2005") are known words: they are
+// never corrected into a stored value that looks like them.
 func (l *linker) correctTypos() {
+	timed := map[int]bool{}
+	for i := range l.toks {
+		if _, end, ok := l.tp.At(i); ok {
+			for j := i; j < end; j++ {
+				timed[j] = true
+			}
+		}
+	}
 	for i, t := range l.toks {
-		if t.Kind != text.Word || l.known(i) || len([]rune(t.Text)) < 5 {
+		if t.Kind != text.Word || timed[i] || l.known(i) || len([]rune(t.Text)) < 5 {
 			continue
 		}
 		fixed, ok := l.vx.Correct(t.Text)
