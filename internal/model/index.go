@@ -160,8 +160,10 @@ func (m *Model) TimeColumn(e *Entity) *Column {
 func (m *Model) Edges(e *Entity) []Edge { return m.edges[e.Name] }
 
 // Path returns the shortest join path from one entity to another (nil when
-// from == to), and false when they are not connected. Ties are broken by
-// declaration order, so paths are stable. The breadth-first tree of each
+// from == to), and false when they are not connected. Of equally short
+// paths, the one with the fewest turns from many-to-one to one-to-many
+// wins, then one that is many-to-one all the way; remaining ties are
+// broken by declaration order, so paths are stable. The breadth-first tree of each
 // starting entity is computed once and kept.
 func (m *Model) Path(from, to *Entity) ([]Edge, bool) {
 	if from == to {
@@ -233,8 +235,15 @@ func (m *Model) tree(from *Entity) map[string]Edge {
 				if up[cur.Name] && !ed.ToOne {
 					t++
 				}
+				one := toOne[cur.Name] && ed.ToOne
 				if _, ok := prev[ed.To.Name]; ok {
-					if t >= turns[ed.To.Name] {
+					// of two paths as short, the one with fewer turns,
+					// then the one that is many-to-one all the way
+					// (employees reach their department through
+					// department_id, not through the department they
+					// manage), whatever order the YAML lists them in
+					better := t < turns[ed.To.Name] || t == turns[ed.To.Name] && one && !toOne[ed.To.Name]
+					if !better {
 						continue
 					}
 				} else {
@@ -243,7 +252,7 @@ func (m *Model) tree(from *Entity) map[string]Edge {
 				prev[ed.To.Name] = ed
 				turns[ed.To.Name] = t
 				up[ed.To.Name] = ed.ToOne
-				toOne[ed.To.Name] = toOne[cur.Name] && ed.ToOne
+				toOne[ed.To.Name] = one
 			}
 		}
 		for _, e := range next {

@@ -217,3 +217,36 @@ func TestDocExample(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestPathPrefersManyToOne: employees reach their department through
+// their own department_id, not through the department they manage,
+// whichever of the two the YAML declares first.
+func TestPathPrefersManyToOne(t *testing.T) {
+	departments := `  - name: departments
+    key: id
+    columns:
+      - {name: id, role: id}
+      - {name: manager_id, role: id, references: employees.id}
+`
+	employees := `  - name: employees
+    key: id
+    columns:
+      - {name: id, role: id}
+      - {name: department_id, role: id, references: departments.id}
+`
+	for name, ents := range map[string]string{"departments first": departments + employees, "employees first": employees + departments} {
+		t.Run(name, func(t *testing.T) {
+			m, err := Parse("m.yaml", []byte("source: m\nentities:\n"+ents))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, ok := m.Path(m.Entity("employees"), m.Entity("departments"))
+			if !ok || len(p) != 1 || p[0].FromCol != "department_id" || !p[0].ToOne {
+				t.Errorf("path %+v, want employees.department_id → departments.id", p)
+			}
+			if !m.ToOne(m.Entity("employees"), m.Entity("departments")) {
+				t.Error("departments are not many-to-one from employees")
+			}
+		})
+	}
+}
