@@ -40,7 +40,7 @@ func TestDraftDemos(t *testing.T) {
 		},
 		"trades": {
 			{"symbols", "symbol", "role", "name"},
-			{"daily_bars", "", "key", "trade_date"},
+			{"daily_bars", "", "key", ""}, // (symbol, trade_date): no column alone tells bars apart
 			{"daily_bars", "", "time_column", "trade_date"},
 			{"daily_bars", "high_price", "aggregate", "max"},
 			{"trades", "", "time_column", "traded_at"},

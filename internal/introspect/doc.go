@@ -20,13 +20,14 @@
 // tables and SQLite virtual tables are never drafted. Tables come in name
 // order, referenced tables before the tables that reference them.
 //
-// Keys. The single-column primary key. For a composite key, its first
-// column that is not a foreign key (daily_bars(symbol, trade_date) →
-// trade_date), so that no false one-to-one join appears; else its first
-// column. Without a primary key, a unique NOT NULL column; failing that a
+// Keys. The single-column primary key; for a composite key one of its
+// columns that is not a foreign key and whose values are all distinct
+// today. Without a primary key, a unique NOT NULL column; failing that a
 // column named id or <table>_id whose values are all present and distinct.
-// A table with none of these is left out with a YAML comment saying why:
-// the model must name a real column, and SQLite's rowid is not one.
+// A table with none of these (a link table such as film_actor, a log,
+// daily_bars(symbol, trade_date)) is an entity without a key, with a note
+// saying so: its rows are listed, counted, filtered and aggregated but
+// never ranked one by one.
 //
 // Labels and areas. When table names share first words (sales_, warehouse_)
 // and such tables make up at least 60% of the schema with two or more

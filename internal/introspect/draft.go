@@ -25,7 +25,7 @@ func Draft(s *Schema, name string) ([]byte, error) {
 	}
 	d := newDrafter(s)
 	if len(d.ents) == 0 {
-		return nil, fmt.Errorf("draft model %s: no table has a key column (%d tables read)", name, len(s.Tables))
+		return nil, fmt.Errorf("draft model %s: no table to draft (%d tables read)", name, len(s.Tables))
 	}
 	out := d.emit(name)
 	if _, err := model.Parse(name+".yaml", out); err != nil {
@@ -107,11 +107,7 @@ func newDrafter(s *Schema) *drafter {
 			d.skip(t.Name, "its name contains a dot, which the model's entity.column references cannot express")
 			continue
 		}
-		key, keyPK, note, ok := chooseKey(t)
-		if !ok {
-			d.skip(t.Name, note)
-			continue
-		}
+		key, keyPK, note := chooseKey(t)
 		if !utf8.ValidString(key) {
 			d.skip(t.Name, "its key column's name is not valid UTF-8")
 			continue
@@ -269,40 +265,43 @@ func prefixes(tables []*Table) (map[string]string, bool) {
 	return nil, false
 }
 
-// chooseKey picks an entity's key: the single-column primary key; for a
-// composite key its first column that is not a foreign key (so no false
-// one-to-one join appears), else its first column; without a primary key a
-// unique NOT NULL column; failing that an id-named column whose values are
-// all distinct and present. ok is false when there is none: the model must
-// name a real column, and SQLite's rowid is not one.
-func chooseKey(t *Table) (key string, pk bool, note string, ok bool) {
+// chooseKey picks an entity's key: the single-column primary key; a column
+// of a composite key whose values are all distinct today; without a
+// primary key a unique NOT NULL column, or an id-named column whose values
+// are all distinct and present. Failing these the entity has no key: its
+// rows are listed, counted, filtered and aggregated, never ranked one by
+// one (a link table such as film_actor, a log without an id).
+func chooseKey(t *Table) (key string, pk bool, note string) {
+	distinct := func(c *Column) bool {
+		return c != nil && t.Rows > 0 && !t.RowsEstimated && t.Rows <= SampleRows && c.Distinct == t.Rows
+	}
 	switch {
 	case len(t.PrimaryKey) == 1:
-		return t.PrimaryKey[0], true, "", true
+		return t.PrimaryKey[0], true, ""
 	case len(t.PrimaryKey) > 1:
-		key = t.PrimaryKey[0]
 		for _, k := range t.PrimaryKey {
-			if !inForeignKey(t, k) {
-				key = k
-				break
+			if !inForeignKey(t, k) && distinct(t.Column(k)) {
+				return k, false, fmt.Sprintf("composite primary key (%s); the model's key is %s, whose values are distinct today",
+					strings.Join(t.PrimaryKey, ", "), k)
 			}
 		}
-		return key, false, fmt.Sprintf("composite primary key (%s); the model's key is %s, which alone may repeat",
-			strings.Join(t.PrimaryKey, ", "), key), true
+		return "", false, fmt.Sprintf("composite primary key (%s) and no single column that tells rows apart: no key, so its rows "+
+			"are listed, counted and aggregated but never ranked one by one", strings.Join(t.PrimaryKey, ", "))
 	}
 	for _, u := range t.Unique {
 		if c := t.Column(u); c != nil && !c.Nullable {
-			return u, false, fmt.Sprintf("no primary key; the key is %s, a unique NOT NULL column", u), true
+			return u, false, fmt.Sprintf("no primary key; the key is %s, a unique NOT NULL column", u)
 		}
 	}
 	for _, c := range t.Columns {
 		w := splitName(c.Name)
 		idNamed := len(w) > 0 && w[len(w)-1] == "id" && (len(w) == 1 || strings.Join(w[:len(w)-1], " ") == singularPhrase(splitName(t.Name)))
-		if idNamed && t.Rows > 0 && !t.RowsEstimated && t.Rows <= SampleRows && c.Distinct == t.Rows {
-			return c.Name, false, fmt.Sprintf("no primary key or unique constraint; the key is %s because its values are distinct today: declare it as the primary key", c.Name), true
+		if idNamed && distinct(c) {
+			return c.Name, false, fmt.Sprintf("no primary key or unique constraint; the key is %s because its values are distinct today: declare it as the primary key", c.Name)
 		}
 	}
-	return "", false, "no primary key and no unique NOT NULL column, so no key column to name (SQLite's rowid is not a column the model can use); add a primary key and draft again", false
+	return "", false, "no primary key and no unique NOT NULL column: no key, so its rows are listed, counted and aggregated " +
+		"but never ranked one by one; declare a primary key and draft again to rank them"
 }
 
 func inForeignKey(t *Table, col string) bool {

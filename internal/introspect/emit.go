@@ -58,8 +58,12 @@ func writeEntity(b *bytes.Buffer, e *entity) {
 	if len(e.synonyms) > 0 {
 		fmt.Fprintf(b, "    synonyms: %s\n", flowList(e.synonyms))
 	}
-	fmt.Fprintf(b, "    key: %s\n", scalar(e.key))
-	fmt.Fprintf(b, "    display: %s\n", scalar(e.display))
+	if e.key != "" {
+		fmt.Fprintf(b, "    key: %s\n", scalar(e.key))
+	}
+	if e.display != "" {
+		fmt.Fprintf(b, "    display: %s\n", scalar(e.display))
+	}
 	if e.area != "" {
 		fmt.Fprintf(b, "    area: %s\n", scalar(e.area))
 	}

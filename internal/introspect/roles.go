@@ -555,7 +555,7 @@ func (d *drafter) inheritedTimeColumn(e *entity) string {
 func listColumns(e *entity) []string {
 	var out []string
 	add := func(name string) {
-		if len(out) < 8 && !contains(out, name) {
+		if name != "" && len(out) < 8 && !contains(out, name) {
 			out = append(out, name)
 		}
 	}

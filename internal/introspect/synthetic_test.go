@@ -107,10 +107,10 @@ func TestDraftSynthetic(t *testing.T) {
 			{"purchasing_suppliers", "created_at", "role", "text"},
 			{"purchasing_suppliers", "", "time_column", ""},
 		}, []string{
-			"# Table logs is not in the model: no primary key",
+			"- logs: no primary key and no unique NOT NULL column: no key",
 			"# Table odd.name is not in the model: its name contains a dot",
 			"# Table secrets is not in the model: its rows could not be read (permission denied",
-			"by introspection (4 of 7",
+			"by introspection (5 of 7",
 			"purchasing_suppliers: left out notes (jsonb, a type questions cannot use)",
 			"purchasing_suppliers.created_at: named like a time but holds integers",
 		}},
@@ -167,11 +167,15 @@ func TestDraftErrors(t *testing.T) {
 	}{
 		{"no schema", nil, "x"},
 		{"no source name", noKeys, ""},
-		{"no table with a key", noKeys, "x"},
+		{"no tables", &introspect.Schema{Dialect: model.SQLite}, "x"},
 	} {
 		if _, err := introspect.Draft(tc.schema, tc.source); err == nil {
 			t.Errorf("%s: no error", tc.name)
 		}
+	}
+	// a table without any key is still drafted, as an entity without a key
+	if _, err := introspect.Draft(noKeys, "x"); err != nil {
+		t.Errorf("a table without a key: %v", err)
 	}
 }
 

@@ -67,15 +67,28 @@ func (e *Entity) PluralLabel() string {
 	return humanize(e.Name)
 }
 
-// KeyColumn returns the key column.
+// KeyColumn returns the key column, or nil for an entity without a key.
 func (e *Entity) KeyColumn() *Column { return e.columns[e.Key] }
 
-// DisplayColumn returns the display column, or the key when none is set.
+// DisplayColumn returns the display column; when none is set, the key,
+// and for an entity without a key its first name, dimension or text
+// column (else its first column).
 func (e *Entity) DisplayColumn() *Column {
 	if c := e.columns[e.Display]; c != nil {
 		return c
 	}
-	return e.KeyColumn()
+	if c := e.KeyColumn(); c != nil {
+		return c
+	}
+	for _, c := range e.Columns {
+		if c != nil && (c.Role == RoleName || c.Role == RoleDimension || c.Role == RoleText) {
+			return c
+		}
+	}
+	if len(e.Columns) > 0 {
+		return e.Columns[0]
+	}
+	return nil
 }
 
 // Entity returns the entity the column belongs to.

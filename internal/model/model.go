@@ -54,8 +54,10 @@ type Entity struct {
 	Plural string `yaml:"plural,omitempty"`
 	// Synonyms are words that name this entity in questions.
 	Synonyms []string `yaml:"synonyms,omitempty"`
-	// Key is the primary-key column.
-	Key string `yaml:"key"`
+	// Key is the column that tells rows apart (the primary key). It may be
+	// empty for a table without one: its rows are then listed, counted,
+	// filtered and aggregated, never ranked or grouped as individuals.
+	Key string `yaml:"key,omitempty"`
 	// Display is the column that names a row to a person (e.g. full_name).
 	Display string `yaml:"display,omitempty"`
 	// Area is the schema area the entity belongs to (e.g. "Sales").

@@ -84,9 +84,9 @@ func (v *validator) entities() {
 		for j, c := range e.Columns {
 			v.column(fmt.Sprintf("%s.columns[%d]", p, j), e, c, cols)
 		}
-		if e.Key == "" {
-			v.add(p+".key", "entity %q needs a key column", e.Name)
-		} else if e.columns[e.Key] == nil {
+		// a table without a key is still an entity: its rows can be
+		// listed, counted, filtered and aggregated, but not told apart
+		if e.Key != "" && e.columns[e.Key] == nil {
 			v.add(p+".key", "key %q is not a column of %s", e.Key, e.Name)
 		}
 		if e.Display != "" && e.columns[e.Display] == nil {
@@ -437,6 +437,9 @@ func (v *validator) scope() {
 	if e == nil {
 		v.add("scope.entity", "unknown entity %q", s.Entity)
 		return
+	}
+	if e.Key == "" {
+		v.add("scope.entity", "the scope entity %s needs a key: a scope is one of its rows", e.Name)
 	}
 	switch s.Required {
 	case "", "always", "when_multiple":

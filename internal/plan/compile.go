@@ -597,8 +597,21 @@ func (c *compiler) orderBy() string {
 	} else if tc := c.m.TimeColumn(c.base); tc != nil && tc.Entity() == c.base && len(parts) == 0 {
 		parts = append(parts, c.w.col(tc)+" DESC")
 	}
-	parts = append(parts, c.w.key(c.base)+dir(len(q.Order) > 0 && q.Order[0].Desc && false))
+	parts = append(parts, c.tiebreak(c.base)...)
 	return " ORDER BY " + strings.Join(parts, ", ")
+}
+
+// tiebreak orders rows that tie on everything asked, so answers are
+// stable: by the entity's key, or for an entity without one by its
+// display column.
+func (c *compiler) tiebreak(e *model.Entity) []string {
+	if e.KeyColumn() != nil {
+		return []string{c.w.key(e) + " ASC"}
+	}
+	if d := e.DisplayColumn(); d != nil {
+		return []string{c.w.nullsLast(c.w.col(d), false)}
+	}
+	return nil
 }
 
 func dir(desc bool) string {
@@ -614,8 +627,12 @@ func dir(desc bool) string {
 func (c *compiler) latestPerGroup(cols []*model.Column) (*Plan, error) {
 	q := c.q
 	base := c.w.table(c.base)
+	newest := c.w.col(q.Latest.Time) + " DESC"
+	if c.base.KeyColumn() != nil {
+		newest += ", " + c.w.key(c.base) + " DESC"
+	}
 	inner := "SELECT " + base + ".*, ROW_NUMBER() OVER (PARTITION BY " + c.w.col(q.Latest.Per) + " ORDER BY " +
-		c.w.col(q.Latest.Time) + " DESC, " + c.w.key(c.base) + " DESC) AS clarify_rn" + c.from() + c.whereSQL()
+		newest + ") AS clarify_rn" + c.from() + c.whereSQL()
 	for _, col := range cols {
 		if col.Entity() == c.base {
 			c.addColumn(col)
@@ -658,7 +675,7 @@ func (c *compiler) aggExpr(a query.Agg) (expr string, err error) {
 		}
 		arg = c.w.col(a.Column)
 	default:
-		if len(c.manyJoins()) > 0 {
+		if len(c.manyJoins()) > 0 && c.base.KeyColumn() != nil {
 			return "COUNT(DISTINCT " + c.w.key(c.base) + ")", nil
 		}
 		return "COUNT(*)", nil
@@ -750,6 +767,9 @@ func (c *compiler) groupExprs() ([]string, error) {
 			}
 			k := g.Entity.KeyColumn()
 			d := g.Entity.DisplayColumn()
+			if k == nil {
+				k = d // no key: rows with one display are one group
+			}
 			if d != k {
 				c.add(c.w.col(k), strings.ReplaceAll(g.Entity.Singular(), " ", "_")+"_"+k.Name, colType(k))
 			}
@@ -831,8 +851,9 @@ func (c *compiler) rank() (*Plan, error) {
 		if !contains(cols, r.Metric.Column) {
 			c.addColumn(r.Metric.Column)
 		}
-		sql := "SELECT " + strings.Join(c.sel, ", ") + c.from() + c.whereSQL() + " ORDER BY " + c.w.nullsLast(c.w.col(r.Metric.Column), r.Desc) +
-			", " + c.w.key(r.Entity) + " ASC LIMIT " + c.w.param(int64(r.Limit))
+		order := append([]string{c.w.nullsLast(c.w.col(r.Metric.Column), r.Desc)}, c.tiebreak(r.Entity)...)
+		sql := "SELECT " + strings.Join(c.sel, ", ") + c.from() + c.whereSQL() + " ORDER BY " + strings.Join(order, ", ") +
+			" LIMIT " + c.w.param(int64(r.Limit))
 		return c.finish(sql, false), nil
 	}
 	if !c.reach(r.Entity) {
@@ -843,6 +864,9 @@ func (c *compiler) rank() (*Plan, error) {
 	}
 	k := r.Entity.KeyColumn()
 	d := r.Entity.DisplayColumn()
+	if k == nil {
+		return nil, fmt.Errorf("%w: %s have no key to tell them apart, so they cannot be ranked", ErrUnsupported, r.Entity.PluralLabel())
+	}
 	c.addColumn(k)
 	groups := []string{c.w.col(k)}
 	if d != k {
