@@ -94,6 +94,27 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			{q: "top 2 departments by number of employees", gold: "SELECT department_id FROM employees GROUP BY department_id ORDER BY COUNT(*) DESC LIMIT 2"},
 			{q: "employees by date", gold: "SELECT substr(hire_date, 1, 7), COUNT(*) FROM employees GROUP BY 1"},
 		},
+		// shop reproduces, on a schema of our own, what drafted models got
+		// wrong on public sample databases
+		"shop": {
+			// a table without a key is an entity (its rows are listed and counted)
+			{q: "how many product tags are there", gold: "SELECT COUNT(*) FROM product_tags"},
+			{q: "product tags per tag", gold: "SELECT tag, COUNT(*) FROM product_tags GROUP BY tag"},
+			{q: "order items with a quantity of 3 or more", gold: "SELECT order_id, product_id FROM order_items WHERE quantity >= 3"},
+			// a flag stored as 'Y'/'N'
+			{q: "featured products", gold: "SELECT product_id FROM products WHERE featured = 'Y'"},
+			{q: "how many discontinued products", gold: "SELECT COUNT(*) FROM products WHERE discontinued = 1"},
+			// employees reach their department through department_id, not the one they manage
+			{q: "average salary of employees in the Sales department", gold: `SELECT AVG(salary) FROM employees e
+				JOIN departments d ON d.department_id = e.department_id WHERE d.department_name = 'Sales'`},
+			// drafted vague words ask, with options at percentiles
+			{q: "expensive products", ask: "vague_qualifier"},
+			{q: "heavy products", ask: "vague_qualifier"},
+			// revenue is quantity × unit price less the discount
+			{q: "total revenue", gold: "SELECT SUM(quantity * unit_price * (1 - discount)) FROM order_items"},
+			// durations average, a column named for its unit is a duration
+			{q: "average milliseconds of videos", gold: "SELECT AVG(milliseconds) FROM videos"},
+		},
 	}
 	for _, schema := range schemas {
 		path := sqliteFile(t, schema)

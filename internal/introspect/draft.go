@@ -69,6 +69,8 @@ type column struct {
 	unit       string
 	unitWords  []string
 	values     bool // values: {source: database}
+	// trueValue and falseValue are a text flag's stored values ("Y", "N")
+	trueValue, falseValue string
 }
 
 // skipped is a table left out of the model, and why.

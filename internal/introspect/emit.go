@@ -146,6 +146,9 @@ func columnYAML(c *column) string {
 	if c.aggregate != "" {
 		parts = append(parts, "aggregate: "+c.aggregate)
 	}
+	if c.trueValue != "" {
+		parts = append(parts, "true_value: "+strconv.Quote(c.trueValue), "false_value: "+strconv.Quote(c.falseValue))
+	}
 	if c.values {
 		parts = append(parts, "values: {source: database}")
 	}

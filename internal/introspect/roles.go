@@ -307,6 +307,10 @@ func (d *drafter) roles(e *entity) {
 			c.role = model.RoleID
 		case c.kind == KindBoolean:
 			c.role = model.RoleFlag
+		case c.kind == KindText && textFlag(c) != nil:
+			// 'Y'/'N', 'yes'/'no', '1'/'0' stored as text
+			c.role = model.RoleFlag
+			c.trueValue, c.falseValue = textFlag(c)[0], textFlag(c)[1]
 		case c.kind == KindInteger && timeNamed(c.words):
 			c.role = model.RoleText
 			d.note(fmt.Sprintf("%s.%s: named like a time but holds integers (epoch seconds?): left as text", e.name, c.c.Name))
@@ -378,6 +382,44 @@ func (d *drafter) text(e *entity, c *column) {
 	}
 }
 
+// flagPairs are the true and false values of flags stored as text.
+var flagPairs = [][2]string{{"y", "n"}, {"yes", "no"}, {"t", "f"}, {"true", "false"}, {"1", "0"}}
+
+// textFlag returns the stored true and false values of a text column that
+// holds only a yes/no pair (in the case the data uses), or nil.
+func textFlag(c *column) []string {
+	if c.c.Distinct < 1 || c.c.Distinct > 2 || len(c.c.Samples) == 0 {
+		return nil
+	}
+	for _, p := range flagPairs {
+		var t, f string
+		ok := true
+		for _, s := range c.c.Samples {
+			switch strings.ToLower(s) {
+			case p[0]:
+				t = s
+			case p[1]:
+				f = s
+			default:
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		// a value the data lacks takes the case of the one it has
+		upper := t != "" && t == strings.ToUpper(t) || f != "" && f == strings.ToUpper(f)
+		if t == "" {
+			t = map[bool]string{true: strings.ToUpper(p[0]), false: p[0]}[upper]
+		}
+		if f == "" {
+			f = map[bool]string{true: strings.ToUpper(p[1]), false: p[1]}[upper]
+		}
+		return []string{t, f}
+	}
+	return nil
+}
+
 // codeValues reports whether a text column holds short upper-case codes
 // people type (UK, IT_PROG, SA_REP), whatever its name.
 func codeValues(c *Column) bool {
@@ -437,7 +479,7 @@ var avgWords = []string{"price", "prices", "rate", "ratio", "score", "rating", "
 	"pct", "margin", "temperature", "temp", "avg", "average", "mean", "median", "lat", "latitude", "lon", "lng",
 	"longitude", "year", "limit", "level", "grade", "height", "width", "depth", "size", "area", "stars", "probability",
 	"length", "duration", "runtime", "weight", "mass", "salary", "wage", "wages", "pay", "income", "speed", "time",
-	"bytes", "milliseconds", "seconds", "minutes", "hours", "msrp", "popularity", "gpa", "pages"}
+	"bytes", "milliseconds", "seconds", "minutes", "hours", "msrp", "popularity", "gpa", "pages", "discount"}
 
 // aggregateOf is a measure's default aggregate: max for highs and maxima,
 // min for lows and minima, avg for what is not additive, sum otherwise.

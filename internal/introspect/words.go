@@ -169,6 +169,11 @@ var participles = map[string]string{
 	"order": "ordered", "due": "", "birthday": "", "dob": "born", "valid": "", "effective": "",
 }
 
+// irregularPast are past participles that do not end in -ed.
+var irregularPast = wordSet(`paid sold sent built bought made held kept left lost won spent taught written given
+	taken done seen born shown grown known drawn thrown flown driven ridden begun run found bound brought caught
+	fought thought told read led fed met put set cut hit shut split spread laid`)
+
 // notVerbs are endings of words that name a thing or a quality, never an
 // event a question would put in the past tense ("transaction", "effective").
 var notVerbs = []string{"tion", "sion", "ment", "ness", "ity", "ance", "ence", "ive", "al", "ous", "ful",
@@ -181,6 +186,9 @@ var notVerbs = []string{"tion", "sion", "ment", "ness", "ity", "ance", "ence", "
 func participle(w string) string {
 	if p, ok := participles[w]; ok {
 		return p
+	}
+	if irregularPast[w] {
+		return w // paid_on: "paid", not "paided"
 	}
 	if strings.HasSuffix(w, "ed") {
 		return w

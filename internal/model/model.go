@@ -104,6 +104,10 @@ type Column struct {
 	Synonyms []string `yaml:"synonyms,omitempty"`
 	// FalseSynonyms are words that mean the flag is false ("uninfected").
 	FalseSynonyms []string `yaml:"false_synonyms,omitempty"`
+	// TrueValue and FalseValue are what a flag stores when it is not a
+	// boolean or a 0/1 number ("Y" and "N", "yes" and "no"); both or neither.
+	TrueValue  string `yaml:"true_value,omitempty"`
+	FalseValue string `yaml:"false_value,omitempty"`
 	// Unit of a measure ("cm²") and words that name it in questions.
 	Unit      string   `yaml:"unit,omitempty"`
 	UnitWords []string `yaml:"unit_words,omitempty"`

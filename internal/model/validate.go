@@ -154,6 +154,9 @@ func (v *validator) column(p string, e *Entity, c *Column, seen map[string]bool)
 	default:
 		v.add(p+".aggregate", "want sum, avg, min or max, got %q", c.Aggregate)
 	}
+	if (c.TrueValue != "" || c.FalseValue != "") && (c.Role != RoleFlag || c.TrueValue == "" || c.FalseValue == "" || c.TrueValue == c.FalseValue) {
+		v.add(p+".true_value", "a flag's true_value and false_value are set together, differ, and only on role flag")
+	}
 	if c.ConfidenceWeight < 0 || c.ConfidenceWeight > 1 {
 		v.add(p+".confidence_weight", "must be between 0 and 1")
 	}

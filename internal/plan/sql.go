@@ -121,7 +121,16 @@ func (w *writer) fragment(f model.Fragment, now time.Time) (string, error) {
 func literal(v any, c *model.Column) any {
 	switch x := v.(type) {
 	case bool:
-		if x {
+		switch {
+		case c != nil && c.TrueValue != "":
+			// a flag stored as text ("Y"/"N")
+			if x {
+				return c.TrueValue
+			}
+			return c.FalseValue
+		case c != nil && c.Type == "boolean":
+			return x
+		case x:
 			return int64(1)
 		}
 		return int64(0)

@@ -198,7 +198,7 @@ func (l *linker) candidates(i int) []*mention {
 		}
 		vh, hit := values[mt.end-i]
 		static := l.staticMention(i, mt)
-		if hit && (!hasModelEntry(mt.entries) || vh.Text && !l.surfaceMatch(i, mt)) {
+		if hit && (!hasModelEntry(mt.entries) || vh.Text && !l.surfaceMatch(i, mt) || l.ownerNear(i, mt.end, vh.IDs)) {
 			out = append(out, l.valueMention(i, mt.end, vh.IDs))
 			delete(values, mt.end-i)
 			hit = false
@@ -221,6 +221,37 @@ func (l *linker) candidates(i int) []*mention {
 		out = append(out, l.valueMention(i, i+length, values[length].IDs))
 	}
 	return append(out, &mention{start: i, end: i + 1, kind: kUnknown})
+}
+
+// ownerNear reports whether the word right after [i, end), or right
+// before it, names the entity or the column one of the values belongs to:
+// "the Sales department" is the department called Sales, whatever else
+// "sales" means in the model (a revenue measure).
+func (l *linker) ownerNear(i, end int, ids []int32) bool {
+	owns := func(es []entry) bool {
+		for _, e := range es {
+			for _, id := range ids {
+				c := l.vx.Entry(id).Column
+				if e.kind == kEntity && e.entity == c.Entity() || e.kind == kColumn && e.column == c {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, mt := range l.matches(end) {
+		if owns(mt.entries) {
+			return true
+		}
+	}
+	for j := i - 1; j >= 0 && j >= i-3; j-- {
+		for _, mt := range l.matches(j) {
+			if mt.end == i && owns(mt.entries) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // surfaceMatch reports whether one of a phrase's entries is written in the
