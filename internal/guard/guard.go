@@ -366,11 +366,25 @@ func checkScopeValue(v string) error {
 // entityByTable finds the model entity of a table name, case-insensitively.
 func (g *Guard) entityByTable(name string) *model.Entity { return g.m.EntityByTable(name) }
 
-// modelColumns returns an entity's column names in model order, lower case.
+// modelColumns returns an entity's stored column names in model order,
+// lower case: a computed column is an expression over them, never a
+// column of the table.
 func modelColumns(e *model.Entity) []string {
-	out := make([]string, 0, len(e.Columns))
-	for _, c := range e.Columns {
+	cols := storedColumns(e)
+	out := make([]string, 0, len(cols))
+	for _, c := range cols {
 		out = append(out, strings.ToLower(c.Name))
+	}
+	return out
+}
+
+// storedColumns are the columns of an entity that exist in its table.
+func storedColumns(e *model.Entity) []*model.Column {
+	out := make([]*model.Column, 0, len(e.Columns))
+	for _, c := range e.Columns {
+		if !c.Computed() {
+			out = append(out, c)
+		}
 	}
 	return out
 }

@@ -9,8 +9,8 @@ import (
 	"github.com/clarify-sql/clarify/internal/model"
 )
 
-// CheckModel checks every SQL fragment of a model — measure expressions
-// and filters, term predicates and vague-term option predicates — in each
+// CheckModel checks every SQL fragment of a model — computed columns,
+// measure expressions and filters, term predicates and vague-term option predicates — in each
 // dialect, inside a SELECT over the fragment's entity (with the entities
 // it reaches through many-to-one joins). It returns a *model.Error naming
 // the file, line and field of each fragment the guard refuses, or nil.
@@ -40,6 +40,11 @@ func CheckModel(m *model.Model) error {
 				})
 				return // one problem per fragment is enough
 			}
+		}
+	}
+	for i, e := range m.Entities {
+		for j, c := range e.Columns {
+			check(fmt.Sprintf("entities[%d].columns[%d].expr", i, j), e, c.Expr, "expr")
 		}
 	}
 	for i, ms := range m.Measures {

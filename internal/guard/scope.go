@@ -103,7 +103,7 @@ func filterSteps(d model.Dialect, se *model.Entity, steps []model.Edge, lit stri
 func projectionSQL(d model.Dialect, e *model.Entity, p *scopePath, v string) string {
 	var b strings.Builder
 	b.WriteString("SELECT ")
-	for i, c := range e.Columns {
+	for i, c := range storedColumns(e) {
 		if i > 0 {
 			b.WriteString(", ")
 		}

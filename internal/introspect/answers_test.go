@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/clarify-sql/clarify/internal/engine"
+	"github.com/clarify-sql/clarify/internal/guard"
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/source"
 )
@@ -112,6 +113,10 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			{q: "heavy products", ask: "vague_qualifier"},
 			// revenue is quantity × unit price less the discount
 			{q: "total revenue", gold: "SELECT SUM(quantity * unit_price * (1 - discount)) FROM order_items"},
+			// a person is named by their full name, a computed column
+			{q: "salary of Nina Patel", gold: "SELECT salary FROM employees WHERE first_name = 'Nina' AND last_name = 'Patel'"},
+			{q: "orders of customer Frank Miller", gold: `SELECT o.order_id FROM orders o JOIN customers c ON c.customer_id = o.customer_id
+				WHERE c.first_name = 'Frank' AND c.last_name = 'Miller'`},
 			// durations average, a column named for its unit is a duration
 			{q: "average milliseconds of videos", gold: "SELECT AVG(milliseconds) FROM videos"},
 		},
@@ -119,6 +124,10 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 	for _, schema := range schemas {
 		path := sqliteFile(t, schema)
 		_, m := draft(t, inspect(t, openSQLite(t, path), model.SQLite), schema)
+		// every fragment of the draft passes the guard in every dialect
+		if err := guard.CheckModel(m); err != nil {
+			t.Fatalf("%s: the guard refuses the draft: %v", schema, err)
+		}
 		src, err := source.Open(context.Background(), schema, "sqlite:"+path, m, source.Options{})
 		if err != nil {
 			t.Fatal(err)

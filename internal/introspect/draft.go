@@ -71,6 +71,10 @@ type column struct {
 	values     bool // values: {source: database}
 	// trueValue and falseValue are a text flag's stored values ("Y", "N")
 	trueValue, falseValue string
+	// expr is set for a computed column (a full name); parts are the
+	// columns it is made of
+	expr  fragment
+	parts []*column
 }
 
 // skipped is a table left out of the model, and why.
@@ -144,6 +148,7 @@ func newDrafter(s *Schema) *drafter {
 	d.labels()
 	for _, e := range d.ents {
 		d.columns(e)
+		fullNames(e)
 	}
 	d.references()
 	for _, e := range d.ents {

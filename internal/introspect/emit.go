@@ -134,6 +134,9 @@ func columnYAML(c *column) string {
 	if len(c.synonyms) > 0 {
 		parts = append(parts, "synonyms: "+flowList(c.synonyms))
 	}
+	if c.expr.sql != "" {
+		parts = append(parts, "expr: {sql: "+strconv.Quote(c.expr.sql)+", mysql: "+strconv.Quote(c.expr.mysql)+"}")
+	}
 	if c.references != "" {
 		parts = append(parts, "references: "+scalar(c.references))
 	}

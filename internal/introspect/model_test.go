@@ -29,7 +29,7 @@ func TestDraftEntities(t *testing.T) {
 		{"library", "loans", "loan_id", "loan_id", "loan", "loans", "loan_date", []string{"checkout"}},
 		{"library", "reviews", "review_id", "review_id", "review", "reviews", "reviewed_at", nil},
 		{"hr", "departments", "department_id", "department_name", "department", "departments", "", []string{"dept"}},
-		{"hr", "employees", "employee_id", "last_name", "employee", "employees", "hire_date", []string{"staff member", "workers"}},
+		{"hr", "employees", "employee_id", "full_name", "employee", "employees", "hire_date", []string{"staff member", "workers"}},
 		// a composite key with no column that tells rows apart: no key
 		{"hr", "salary_history", "", "", "salary history", "salary histories", "effective_date", nil},
 		// no primary key: the unique NOT NULL column

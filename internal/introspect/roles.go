@@ -603,10 +603,19 @@ func listColumns(e *entity) []string {
 	}
 	add(e.key)
 	add(e.display)
+	// a full name shown, its halves are not
+	shown := map[*column]bool{}
+	if d := e.byName[e.display]; d != nil {
+		for _, p := range d.parts {
+			shown[p] = true
+		}
+	}
 	for _, c := range e.cols {
 		switch c.role {
 		case model.RoleName, model.RoleDimension, model.RoleMeasure, model.RoleTime, model.RoleFlag:
-			add(c.c.Name)
+			if !shown[c] {
+				add(c.c.Name)
+			}
 		}
 	}
 	for _, c := range e.cols {

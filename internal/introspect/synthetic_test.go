@@ -71,7 +71,7 @@ func TestDraftSynthetic(t *testing.T) {
 			{"Invoice", "", "label", "invoice"},
 			{"InvoiceLine", "", "label", "invoice line"},
 			{"InvoiceLine", "", "plural", "invoice lines"},
-			{"Customer", "", "display", "LastName"},
+			{"Customer", "", "display", "full_name"},
 			{"Invoice", "CustomerId", "references", "Customer.CustomerId"},
 			{"InvoiceLine", "InvoiceId", "references", "Invoice.InvoiceId"},
 			{"InvoiceLine", "TrackId", "references", ""},

@@ -126,6 +126,9 @@ func (c *Column) Temporal() bool {
 	return c.Role == RoleTime || c.Type == "date" || c.Type == "timestamp"
 }
 
+// Computed reports whether the column is an expression, not stored.
+func (c *Column) Computed() bool { return !c.Expr.IsZero() }
+
 // FromDatabase reports whether the column's values are loaded from the database.
 func (c *Column) FromDatabase() bool { return c.Values != nil && c.Values.Source == "database" }
 

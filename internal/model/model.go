@@ -113,6 +113,11 @@ type Column struct {
 	UnitWords []string `yaml:"unit_words,omitempty"`
 	// References is "entity.column" for a foreign key: a join path.
 	References string `yaml:"references,omitempty"`
+	// Expr, when set, makes the column computed: a SQL fragment over the
+	// entity's own columns, qualified by its table (a full name:
+	// customers.first_name || ' ' || customers.last_name). It is shown,
+	// matched and compared like a stored column; nothing is stored.
+	Expr Fragment `yaml:"expr,omitempty"`
 	// Values describes the allowed values of a name or dimension column.
 	Values *Values `yaml:"values,omitempty"`
 	// Aggregate is the default aggregation of a measure column (sum or avg).

@@ -154,6 +154,17 @@ func (v *validator) column(p string, e *Entity, c *Column, seen map[string]bool)
 	default:
 		v.add(p+".aggregate", "want sum, avg, min or max, got %q", c.Aggregate)
 	}
+	if c.Computed() {
+		if c.References != "" || c.Role == RoleID || c.Name == e.Key {
+			v.add(p+".expr", "a computed column cannot be a key or a reference")
+		}
+		for _, d := range Dialects() {
+			if strings.Contains(c.Expr.For(d), "{{") {
+				v.add(p+".expr", "a computed column's expression takes no date placeholders")
+				break
+			}
+		}
+	}
 	if (c.TrueValue != "" || c.FalseValue != "") && (c.Role != RoleFlag || c.TrueValue == "" || c.FalseValue == "" || c.TrueValue == c.FalseValue) {
 		v.add(p+".true_value", "a flag's true_value and false_value are set together, differ, and only on role flag")
 	}

@@ -26,8 +26,12 @@ func (w *writer) quote(name string) string {
 	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
 }
 
-// col renders table.column, qualified by the entity's table name.
+// col renders table.column, qualified by the entity's table name; a
+// computed column renders as its expression, in parentheses.
 func (w *writer) col(c *model.Column) string {
+	if c.Computed() {
+		return "(" + c.Expr.For(w.d) + ")"
+	}
 	return w.quote(c.Entity().TableName()) + "." + w.quote(c.Name)
 }
 

@@ -366,7 +366,7 @@ func (s *Source) CheckSchema(ctx context.Context) error {
 			continue
 		}
 		for j, c := range e.Columns {
-			if !cols[strings.ToLower(c.Name)] {
+			if !c.Computed() && !cols[strings.ToLower(c.Name)] {
 				f := fmt.Sprintf("%s.columns[%d]", field, j)
 				probs = append(probs, model.Problem{File: s.Model.File(), Line: s.Model.Line(f), Field: f + ".name", Msg: fmt.Sprintf("column %q not found in table %q", c.Name, e.TableName())})
 			}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -32,9 +34,16 @@ type valueCache struct {
 
 type valueEntry struct {
 	values  []string
+	rows    []int64 // how many rows hold each value
 	loaded  time.Time
 	err     error
 	loading bool
+}
+
+// counted is one load of a column's values with their row counts.
+type counted struct {
+	values []string
+	rows   []int64
 }
 
 type rowsEntry struct {
@@ -82,7 +91,7 @@ func (vc *valueCache) wait() { vc.wg.Wait() }
 
 func (vc *valueCache) refresh(ctx context.Context, c *model.Column) {
 	defer vc.wg.Done()
-	vals, err := vc.load(ctx, c)
+	got, err := vc.load(ctx, c)
 	vc.mu.Lock()
 	e := vc.cols[c]
 	e.loading = false
@@ -92,7 +101,7 @@ func (vc *valueCache) refresh(ctx context.Context, c *model.Column) {
 		e.err = err
 		vc.log.Warn("refresh values failed; serving stale values", "source", vc.s.Name, "column", c.Entity().Name+"."+c.Name, "err", err)
 	} else {
-		e.values, e.err = vals, nil
+		e.values, e.rows, e.err = got.values, got.rows, nil
 		vc.version.Add(1)
 	}
 	vc.mu.Unlock()
@@ -100,15 +109,23 @@ func (vc *valueCache) refresh(ctx context.Context, c *model.Column) {
 
 // Values returns a column's distinct values, loading them on first use.
 func (vc *valueCache) Values(ctx context.Context, c *model.Column) ([]string, error) {
+	vals, _, err := vc.CountedValues(ctx, c)
+	return vals, err
+}
+
+// CountedValues returns a column's distinct values and, for each, how many
+// rows hold it (a name that several customers share), loading them on
+// first use.
+func (vc *valueCache) CountedValues(ctx context.Context, c *model.Column) ([]string, []int64, error) {
 	vc.mu.Lock()
 	e, ok := vc.cols[c]
 	if ok && (e.values != nil || e.loading || e.err != nil) {
-		vals, err := e.values, e.err
+		vals, rows, err := e.values, e.rows, e.err
 		vc.mu.Unlock()
 		if vals != nil {
-			return vals, nil
+			return vals, rows, nil
 		}
-		return nil, err
+		return nil, nil, err
 	}
 	vc.mu.Unlock()
 	// one load per column however many turns want it, detached from any
@@ -117,54 +134,77 @@ func (vc *valueCache) Values(ctx context.Context, c *model.Column) ([]string, er
 	ch := vc.first.DoChan(c.Entity().Name+"."+c.Name, func() (any, error) {
 		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), vc.s.opt.ValueLoadTimeout)
 		defer cancel()
-		vals, err := vc.load(lctx, c)
+		got, err := vc.load(lctx, c)
 		vc.mu.Lock()
 		defer vc.mu.Unlock()
-		vc.cols[c] = &valueEntry{values: vals, loaded: vc.s.opt.Clock(), err: err}
+		vc.cols[c] = &valueEntry{values: got.values, rows: got.rows, loaded: vc.s.opt.Clock(), err: err}
 		if err != nil {
 			vc.log.Warn("load values failed; matching without them", "source", vc.s.Name, "column", c.Entity().Name+"."+c.Name, "err", err)
 			return nil, err
 		}
 		vc.version.Add(1)
-		return vals, nil
+		return got, nil
 	})
 	select {
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return nil, nil, ctx.Err()
 	case r := <-ch:
 		if r.Err != nil {
-			return nil, r.Err
+			return nil, nil, r.Err
 		}
-		return r.Val.([]string), nil
+		got := r.Val.(counted)
+		return got.values, got.rows, nil
 	}
 }
 
-func (vc *valueCache) load(ctx context.Context, c *model.Column) ([]string, error) {
+// countOf reads a COUNT(*) as the drivers return it.
+func countOf(v any) int64 {
+	switch x := v.(type) {
+	case int64:
+		return x
+	case float64:
+		return int64(x)
+	case []byte:
+		n, _ := strconv.ParseInt(string(x), 10, 64)
+		return n
+	case string:
+		n, _ := strconv.ParseInt(x, 10, 64)
+		return n
+	}
+	return 0
+}
+
+// load reads a column's distinct values (a computed column's expression
+// is evaluated) with their row counts, at most MaxIndexedValues of them.
+func (vc *valueCache) load(ctx context.Context, c *model.Column) (counted, error) {
 	s := vc.s
 	w := func(n string) string {
 		if s.Target.Dialect == model.MySQL {
-			return "`" + n + "`"
+			return "`" + strings.ReplaceAll(n, "`", "``") + "`"
 		}
-		return `"` + n + `"`
+		return `"` + strings.ReplaceAll(n, `"`, `""`) + `"`
+	}
+	col := w(c.Name)
+	if c.Computed() {
+		col = "(" + c.Expr.For(s.Target.Dialect) + ")"
 	}
 	capN := s.opt.MaxIndexedValues
-	q := fmt.Sprintf("SELECT DISTINCT %s FROM %s WHERE %s IS NOT NULL ORDER BY 1 LIMIT %d", w(c.Name), w(c.Entity().TableName()), w(c.Name), capN+1)
+	q := fmt.Sprintf("SELECT %s, COUNT(*) FROM %s WHERE %s IS NOT NULL GROUP BY %s ORDER BY 1 LIMIT %d",
+		col, w(c.Entity().TableName()), col, col, capN+1)
 	res, err := s.Query(ctx, q, nil, capN+1)
 	if err != nil {
-		return nil, err
+		return counted{}, err
 	}
-	vals := make([]string, 0, len(res.Rows))
+	got := counted{values: make([]string, 0, len(res.Rows)), rows: make([]int64, 0, len(res.Rows))}
 	for _, r := range res.Rows {
-		vals = append(vals, fmt.Sprint(r[0]))
+		got.values = append(got.values, fmt.Sprint(r[0]))
+		got.rows = append(got.rows, countOf(r[1]))
 	}
-	if len(vals) > capN {
+	if len(got.values) > capN {
 		vc.log.Warn("column has more distinct values than are indexed", "column", c.Entity().Name+"."+c.Name, "indexed", capN)
-		vals = vals[:capN]
+		got.values, got.rows = got.values[:capN], got.rows[:capN]
 	}
-	if vals == nil {
-		vals = []string{}
-	}
-	return vals, nil
+	return got, nil
 }
 
 // Rows returns the key and the given columns of an entity's rows in key

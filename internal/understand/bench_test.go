@@ -61,8 +61,8 @@ func BenchmarkUnderstand(b *testing.B) {
 type synthetic struct{ vals map[string][]string }
 
 func (s synthetic) Version(context.Context) uint64 { return 1 }
-func (s synthetic) Values(_ context.Context, c *model.Column) ([]string, error) {
-	return s.vals[c.Entity().Name+"."+c.Name], nil
+func (s synthetic) CountedValues(_ context.Context, c *model.Column) ([]string, []int64, error) {
+	return s.vals[c.Entity().Name+"."+c.Name], nil, nil
 }
 func (s synthetic) Rows(context.Context, *model.Entity, []string, int) ([][]string, error) {
 	return nil, nil

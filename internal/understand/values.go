@@ -25,9 +25,10 @@ type Catalog interface {
 	// Version changes whenever any column's values change; it is cheap and
 	// may start background refreshes of expired values.
 	Version(ctx context.Context) uint64
-	// Values returns the distinct values of a column. When the database is
-	// unreachable it returns an error and understanding goes on without them.
-	Values(ctx context.Context, c *model.Column) ([]string, error)
+	// CountedValues returns the distinct values of a column and how many
+	// rows hold each. When the database is unreachable it returns an
+	// error and understanding goes on without them.
+	CountedValues(ctx context.Context, c *model.Column) ([]string, []int64, error)
 	// Rows returns the key and the given columns of an entity's rows in key
 	// order, at most limit of them.
 	Rows(ctx context.Context, e *model.Entity, cols []string, limit int) ([][]string, error)
@@ -61,13 +62,17 @@ func buildValueIndex(ctx context.Context, m *model.Model, cat Catalog, lex *lexi
 				x.Add(c, it.Value, noise)
 			}
 			if c.FromDatabase() && cat != nil {
-				vals, err := cat.Values(ctx, c)
+				vals, rows, err := cat.CountedValues(ctx, c)
 				if err != nil {
 					failed[c] = err
 					continue
 				}
-				for _, v := range vals {
-					x.Add(c, v, noise)
+				for i, v := range vals {
+					n := int64(0)
+					if i < len(rows) {
+						n = rows[i]
+					}
+					x.AddCounted(c, v, n, noise)
 				}
 			}
 		}
@@ -84,6 +89,7 @@ func buildValueIndex(ctx context.Context, m *model.Model, cat Catalog, lex *lexi
 			x.AddTypoTarget(w)
 		}
 	}
+	x.Seal()
 	return &storedValues{idx: x, failed: failed}
 }
 

@@ -12,8 +12,11 @@ import (
 type Entry struct {
 	Column *model.Column
 	Value  string
-	stems  []string
-	core   int // tokens that make the value distinct (not noise, not in parentheses)
+	// Rows is how many rows hold the value (0 when unknown: a static
+	// value of the model): a name that two customers share has 2.
+	Rows  int64
+	stems []string
+	core  int // tokens that make the value distinct (not noise, not in parentheses)
 }
 
 // Index finds values in questions: exactly, by part ("Tesla" for "Tesla,
@@ -31,6 +34,10 @@ type Index struct {
 	vocab    map[string]int      // value stem → how many values use it
 	words    map[string]int      // words as written → how many values use them
 	deletes  map[string][]string // typo correction over words as written
+	// colNoise are, per column, stems that many of its values share
+	// ("bikes" in Road Bikes, Mountain Bikes, Kids Bikes): they name the
+	// kind of thing, not one value (set by Seal)
+	colNoise map[*model.Column]map[string]bool
 }
 
 // New returns an empty index.
@@ -66,6 +73,11 @@ func IsNoise(stem string) bool { return noiseSet[stem] }
 // make a value distinct in this column (its entity's own words). A value
 // added twice to one column is kept once.
 func (x *Index) Add(c *model.Column, v string, extraNoise map[string]bool) {
+	x.AddCounted(c, v, 0, extraNoise)
+}
+
+// AddCounted indexes one value with the number of rows that hold it.
+func (x *Index) AddCounted(c *model.Column, v string, rows int64, extraNoise map[string]bool) {
 	if strings.TrimSpace(v) == "" {
 		return
 	}
@@ -100,7 +112,7 @@ func (x *Index) Add(c *model.Column, v string, extraNoise map[string]bool) {
 		}
 	}
 	id := int32(len(x.vals))
-	x.vals = append(x.vals, Entry{Column: c, Value: v, stems: stems, core: core})
+	x.vals = append(x.vals, Entry{Column: c, Value: v, Rows: rows, stems: stems, core: core})
 	x.exact[key] = append(x.exact[key], id)
 	tkey := strings.Join(texts, " ")
 	x.text[tkey] = append(x.text[tkey], id)
@@ -121,6 +133,66 @@ func (x *Index) Add(c *model.Column, v string, extraNoise map[string]bool) {
 		}
 		x.vocab[s]++
 	}
+}
+
+// Seal finishes the index once every value is added: a last word shared
+// by at least three values of a column, and by at least a third of them,
+// names the kind of thing the column holds ("Bikes" in Road Bikes,
+// Mountain Bikes, Kids Bikes), so it alone refers to none of them, and a
+// value is named in full without it ("mountain" is Mountain Bikes). A
+// shared first word ("Left" Heel, "Left" Hip) still tells values apart.
+func (x *Index) Seal() {
+	perCol := map[*model.Column]map[string]int{}
+	values := map[*model.Column]int{}
+	for _, e := range x.vals {
+		values[e.Column]++
+		if perCol[e.Column] == nil {
+			perCol[e.Column] = map[string]int{}
+		}
+		// the head of a name is its last word ("Road Bikes"); a shared
+		// first word ("Left Heel", "Left Hip") tells values apart
+		if n := len(e.stems); n > 1 {
+			perCol[e.Column][e.stems[n-1]]++
+		}
+	}
+	x.colNoise = map[*model.Column]map[string]bool{}
+	for c, counts := range perCol {
+		for s, n := range counts {
+			if n >= 3 && n*3 >= values[c] && !isDigits(s) {
+				if x.colNoise[c] == nil {
+					x.colNoise[c] = map[string]bool{}
+				}
+				x.colNoise[c][s] = true
+			}
+		}
+	}
+	for i, e := range x.vals {
+		noise := x.colNoise[e.Column]
+		if len(noise) == 0 {
+			continue
+		}
+		core := 0
+		for _, s := range e.stems {
+			if !noiseSet[s] && !noise[s] {
+				core++
+			}
+		}
+		if core > 0 && core < e.core {
+			x.vals[i].core = core
+		}
+	}
+}
+
+// kindWord reports whether stem s is one many values of e's column share.
+func (x *Index) kindWord(e Entry, s string) bool { return x.colNoise[e.Column][s] }
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // AddTypoTarget records a word that a misspelt word may be corrected into

@@ -206,3 +206,46 @@ func TestEntityNoise(t *testing.T) {
 		t.Errorf("got %q", x.Entry(ms[0].ID).Value)
 	}
 }
+
+// TestKindWords: a word that many values of a column share names their
+// kind, so it alone matches none of them, and a value is named in full
+// without it.
+func TestKindWords(t *testing.T) {
+	t.Parallel()
+	c := &model.Column{Name: "category_name"}
+	x := build(c, "Road Bikes", "Mountain Bikes", "Kids Bikes", "Electric Bikes", "Accessories")
+	x.Seal()
+	if got := x.Partial([]string{text.ValueStem("bikes")}); len(got) != 0 {
+		t.Errorf("\"bikes\" alone matched %d values, want none", len(got))
+	}
+	got := x.Partial([]string{text.ValueStem("mountain")})
+	if len(got) != 1 || x.Entry(got[0].ID).Value != "Mountain Bikes" || got[0].Coverage != 1 {
+		t.Errorf("\"mountain\" = %+v, want Mountain Bikes named in full", got)
+	}
+	// a shared first word tells values apart
+	z := build(c, "Left Heel", "Left Hip", "Left Knee", "Right Heel", "Sacrum")
+	z.Seal()
+	if got := z.Partial([]string{"left"}); len(got) != 3 {
+		t.Errorf("\"left\" matched %d values, want 3", len(got))
+	}
+	// a word only two values share still names them
+	y := build(c, "Vitamin D2", "Vitamin D3", "Glucose", "HDL Cholesterol", "LDL Cholesterol", "Sodium", "Potassium")
+	y.Seal()
+	if got := y.Partial([]string{"vitamin"}); len(got) != 2 {
+		t.Errorf("\"vitamin\" matched %d values, want 2", len(got))
+	}
+}
+
+// TestRows keeps how many rows hold each value.
+func TestRows(t *testing.T) {
+	t.Parallel()
+	c := &model.Column{Name: "first_name"}
+	x := valueindex.New()
+	x.AddCounted(c, "Frank", 2, nil)
+	x.AddCounted(c, "Nina", 1, nil)
+	texts, stems := question("orders of frank")
+	hit := x.Exact(texts, stems, 2)[1]
+	if len(hit.IDs) != 1 || x.Entry(hit.IDs[0]).Rows != 2 {
+		t.Errorf("frank: %+v, want one value held by 2 rows", hit)
+	}
+}

@@ -79,9 +79,12 @@ func (x *Index) Partial(q []string) []Match {
 		v := x.vals[id]
 		matched := 0
 		for _, s := range v.stems {
-			if !noiseSet[s] && containsPrefixDigit(q, s) {
+			if !noiseSet[s] && !x.kindWord(v, s) && containsPrefixDigit(q, s) {
 				matched++
 			}
+		}
+		if matched == 0 {
+			continue // only words many values share: "bikes" names none of them
 		}
 		cov := float64(matched) / float64(v.core)
 		if cov > 1 {
