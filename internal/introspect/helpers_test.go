@@ -79,6 +79,13 @@ func openSQLite(t *testing.T, path string) *sql.DB {
 // postgresDB loads schema into a fresh PostgreSQL schema, dropped at the
 // end of the test, and returns a pool whose search_path is that schema.
 func postgresDB(t *testing.T, schema string) *sql.DB {
+	db, _ := postgresSource(t, schema)
+	return db
+}
+
+// postgresSource is postgresDB that also returns the DSN a source opens
+// the loaded schema with.
+func postgresSource(t *testing.T, schema string) (*sql.DB, string) {
 	t.Helper()
 	dsn := testdb.Postgres(t)
 	ctx := context.Background()
@@ -109,12 +116,19 @@ func postgresDB(t *testing.T, schema string) *sql.DB {
 	}
 	t.Cleanup(func() { db.Close() })
 	load(t, db, schema)
-	return db
+	return db, u.String()
 }
 
 // mysqlDB loads schema into a fresh MySQL/MariaDB database, dropped at the
 // end of the test, and returns a pool connected to it.
 func mysqlDB(t *testing.T, schema string) *sql.DB {
+	db, _ := mysqlSource(t, schema)
+	return db
+}
+
+// mysqlSource is mysqlDB that also returns the DSN a source opens the
+// loaded database with.
+func mysqlSource(t *testing.T, schema string) (*sql.DB, string) {
 	t.Helper()
 	cfg, err := mysql.ParseDSN(testdb.MySQL(t))
 	if err != nil {
@@ -142,7 +156,11 @@ func mysqlDB(t *testing.T, schema string) *sql.DB {
 	}
 	t.Cleanup(func() { db.Close() })
 	load(t, db, schema)
-	return db
+	u := url.URL{Scheme: "mysql", User: url.UserPassword(cfg.User, cfg.Passwd), Host: cfg.Addr, Path: "/" + name}
+	if cfg.Passwd == "" {
+		u.User = url.User(cfg.User)
+	}
+	return db, u.String()
 }
 
 // inspect runs Inspect and fails the test on error.

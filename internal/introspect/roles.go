@@ -368,10 +368,11 @@ func (d *drafter) text(e *entity, c *column) {
 		c.role = model.RoleID
 	case c.c.MaxLen > longText && !(nameNamed(c.words) && c.c.MaxLen <= longName), contactNamed(c.words):
 		c.role = model.RoleText
+	case nameNamed(c.words):
+		// names (first_name, product_name) name rows, however few
+		c.role, c.values = model.RoleName, true
 	case low, placeNamed(c.words) && c.c.MaxLen <= shortText:
 		c.role, c.values = model.RoleDimension, true
-	case nameNamed(c.words):
-		c.role, c.values = model.RoleName, true
 	case repeatedShort(c.c, e.t):
 		// a city or a country in a big table: too many values to call
 		// the column low-cardinality, but values that repeat are what

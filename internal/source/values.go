@@ -207,6 +207,50 @@ func (vc *valueCache) load(ctx context.Context, c *model.Column) (counted, error
 	return got, nil
 }
 
+// RowsWith returns the key and the given columns of the rows whose column
+// c holds value, bound as a parameter, in key order (not cached: asked only
+// when a name fits several rows).
+func (vc *valueCache) RowsWith(ctx context.Context, c *model.Column, value string, cols []string, limit int) ([][]string, error) {
+	s := vc.s
+	e := c.Entity()
+	w := func(n string) string {
+		if s.Target.Dialect == model.MySQL {
+			return "`" + strings.ReplaceAll(n, "`", "``") + "`"
+		}
+		return `"` + strings.ReplaceAll(n, `"`, `""`) + `"`
+	}
+	if e.Key == "" {
+		return nil, fmt.Errorf("%s has no key to tell its rows apart", e.Name)
+	}
+	sel := w(e.Key)
+	for _, n := range cols {
+		sel += ", " + w(n)
+	}
+	col := w(c.Name)
+	if c.Computed() {
+		col = "(" + c.Expr.For(s.Target.Dialect) + ")"
+	}
+	mark := "?"
+	if s.Target.Dialect == model.Postgres {
+		mark = "$1"
+	}
+	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s = %s ORDER BY %s LIMIT %d", sel, w(e.TableName()), col, mark, w(e.Key), limit)
+	res, err := s.Query(ctx, q, []any{value}, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]string, len(res.Rows))
+	for i, r := range res.Rows {
+		out[i] = make([]string, len(r))
+		for j, v := range r {
+			if v != nil {
+				out[i][j] = fmt.Sprint(v)
+			}
+		}
+	}
+	return out, nil
+}
+
 // Rows returns the key and the given columns of an entity's rows in key
 // order (cached like values).
 func (vc *valueCache) Rows(ctx context.Context, e *model.Entity, cols []string, limit int) ([][]string, error) {

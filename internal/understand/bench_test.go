@@ -67,6 +67,9 @@ func (s synthetic) CountedValues(_ context.Context, c *model.Column) ([]string, 
 func (s synthetic) Rows(context.Context, *model.Entity, []string, int) ([][]string, error) {
 	return nil, nil
 }
+func (s synthetic) RowsWith(context.Context, *model.Column, string, []string, int) ([][]string, error) {
+	return nil, nil
+}
 
 var syllables = []string{"ka", "lo", "mi", "ner", "sto", "va", "ri", "quen", "dor", "pa", "lu", "zen", "tro", "bel", "ash", "ox", "im", "ur", "fel", "gan"}
 

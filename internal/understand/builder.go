@@ -60,6 +60,7 @@ func (b *builder) build(ctx context.Context) {
 	b.contextEntities()
 	b.resolveColumns()
 	b.resolveValues()
+	b.sharedNames(ctx)
 	b.latestPeriods()
 	// what the question is about
 	b.chooseSubject()

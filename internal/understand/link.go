@@ -31,6 +31,7 @@ type valCand struct {
 	values []string
 	label  string
 	score  float64
+	rows   int64 // how many rows hold the value (0: unknown)
 }
 
 // entry is the mention's first meaning; a zero entry for mentions that
@@ -206,7 +207,7 @@ func (l *linker) candidates(i int) []*mention {
 		if hit && static.kind != kValue {
 			for _, id := range vh.IDs {
 				v := l.vx.Entry(id)
-				static.vals = append(static.vals, valCand{col: v.Column, values: []string{v.Value}, label: v.Value, score: 1})
+				static.vals = append(static.vals, valCand{col: v.Column, values: []string{v.Value}, label: v.Value, score: 1, rows: v.Rows})
 			}
 			delete(values, mt.end-i)
 		}
@@ -275,7 +276,7 @@ func (l *linker) valueMention(start, end int, ids []int32) *mention {
 	m := &mention{start: start, end: end, kind: kValue, conf: 1, entries: []entry{{kind: kValue}}}
 	for _, id := range ids {
 		v := l.vx.Entry(id)
-		m.vals = append(m.vals, valCand{col: v.Column, values: []string{v.Value}, label: v.Value, score: 1})
+		m.vals = append(m.vals, valCand{col: v.Column, values: []string{v.Value}, label: v.Value, score: 1, rows: v.Rows})
 	}
 	return m
 }
@@ -403,7 +404,7 @@ func (l *linker) partialRun(run []*mention) []*mention {
 					break
 				}
 				v := l.vx.Entry(c.ID)
-				m.vals = append(m.vals, valCand{col: v.Column, values: []string{v.Value}, label: v.Value, score: partialScore(c.Coverage)})
+				m.vals = append(m.vals, valCand{col: v.Column, values: []string{v.Value}, label: v.Value, score: partialScore(c.Coverage), rows: v.Rows})
 			}
 			m.conf = partialScore(best)
 			l.noteFuzzy(m)

@@ -32,6 +32,10 @@ type Catalog interface {
 	// Rows returns the key and the given columns of an entity's rows in key
 	// order, at most limit of them.
 	Rows(ctx context.Context, e *model.Entity, cols []string, limit int) ([][]string, error)
+	// RowsWith returns the key and the given columns of the rows whose
+	// column c holds value (bound, never SQL text), in key order, at most
+	// limit of them: the people a shared name may mean.
+	RowsWith(ctx context.Context, c *model.Column, value string, cols []string, limit int) ([][]string, error)
 }
 
 // storedValues is one load of the stored values: their index, and the
