@@ -119,7 +119,9 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			// a name several rows share is asked about, listing them
 			{q: "how many orders has Frank placed", ask: "value_ambiguity"},
 			{q: "orders of Justina Jenkins", ask: "value_ambiguity"},
-			{q: "salary of Kowalski", ask: "value_ambiguity"},
+			{q: "average salary of Kowalski", ask: "value_ambiguity"},
+			// each named row is shown: nothing to ask
+			{q: "salary of Kowalski", gold: "SELECT salary FROM employees WHERE last_name = 'Kowalski'"},
 			{q: "customers named Frank", gold: "SELECT customer_id FROM customers WHERE first_name = 'Frank'"},
 			// durations average, a column named for its unit is a duration
 			{q: "average milliseconds of videos", gold: "SELECT AVG(milliseconds) FROM videos"},

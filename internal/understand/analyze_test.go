@@ -194,3 +194,55 @@ entities:
 		}
 	}
 }
+
+// TestColumnWords: a column word bound to an entity ("the names of the
+// battles") is that entity's column, and a foreign key and the column it
+// copies are one meaning: neither is asked about.
+func TestColumnWords(t *testing.T) {
+	m, err := model.Parse("fleet.yaml", []byte(`source: fleet
+entities:
+  - name: battles
+    key: id
+    display: name
+    columns:
+      - {name: id, role: id}
+      - {name: name, role: name}
+  - name: ships
+    key: id
+    display: name
+    columns:
+      - {name: id, role: id}
+      - {name: name, role: name}
+      - {name: lost_in_battle, role: id, references: battles.id}
+  - name: model_lists
+    key: id
+    columns:
+      - {name: id, role: id}
+      - {name: model, role: dimension}
+  - name: car_names
+    key: id
+    columns:
+      - {name: id, role: id}
+      - {name: model, role: dimension, references: model_lists.model}
+      - {name: weight, role: measure}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	an := understand.New(m, nil)
+	for q, want := range map[string]string{
+		"show the names of the battles":    "column: battles.name",
+		"battle names":                     "subject: battles",
+		"which model is the heaviest":      "",
+		"list the model of cars over 3500": "",
+	} {
+		in, err := an.Analyze(context.Background(), q, understand.Settings{Now: demotest.AsOf})
+		if err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		d := understand.Describe(in)
+		if strings.Contains(d, "column_ambiguity") || !strings.Contains(d, want) {
+			t.Errorf("%q read as:\n%s", q, d)
+		}
+	}
+}

@@ -60,7 +60,6 @@ func (b *builder) build(ctx context.Context) {
 	b.contextEntities()
 	b.resolveColumns()
 	b.resolveValues()
-	b.sharedNames(ctx)
 	b.latestPeriods()
 	// what the question is about
 	b.chooseSubject()
@@ -72,6 +71,7 @@ func (b *builder) build(ctx context.Context) {
 	// what it computes
 	b.negatedMeasures()
 	b.intent()
+	b.sharedNames(ctx)
 	// over which rows
 	b.filters()
 	b.columnComparisons()

@@ -29,7 +29,12 @@ func (b *builder) resolveColumns() {
 		if len(cols) <= 1 {
 			continue
 		}
+		// "the names of the battles", "battle names": the entity named
+		// with the word says whose column it is
+		cols = b.boundColumns(m, cols)
 		narrowed := preferByContext(b, cols, func(e entry) *model.Entity { return e.entity })
+		// a foreign key and the column it copies mean one thing
+		narrowed = oneMeaning(narrowed)
 		if len(narrowed) == 1 || m.kind == kFlag {
 			m.entries = []entry{narrowed[0]}
 			if m.kind == kFlag {
@@ -103,4 +108,67 @@ func (b *builder) projection() {
 			b.q.Columns = append(b.q.Columns, c)
 		}
 	}
+}
+
+// boundColumns keeps the columns of the entity a column word is bound to:
+// named right after it with "of" ("the names of the battles") or right
+// before it ("battle names", "the battle's name"). Otherwise, or when that
+// entity has none of the columns, cols is returned as it is.
+func (b *builder) boundColumns(m *mention, cols []entry) []entry {
+	i := b.idx(m)
+	var owner *mention
+	if j := i + 1; j < len(b.ms) && b.words(b.ms[j]) == "of" {
+		for j++; j < len(b.ms) && b.ms[j].kind == kStop; j++ {
+		}
+		if j < len(b.ms) && b.ms[j].kind == kEntity {
+			owner = b.ms[j]
+		}
+	}
+	if owner == nil && i > 0 && b.ms[i-1].kind == kEntity && b.adjacent(b.ms[i-1], m) {
+		owner = b.ms[i-1]
+	}
+	if owner == nil {
+		return cols
+	}
+	var out []entry
+	for _, c := range cols {
+		for _, e := range distinctEntities(owner.entries) {
+			if c.entity == e {
+				out = append(out, c)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return cols
+	}
+	return out
+}
+
+// oneMeaning drops columns that copy another of the candidates: a foreign
+// key holds the value of the column it references (car_names.model and
+// model_list.model), and two foreign keys to one column hold the same
+// thing. When every candidate is such a copy of one column, that column
+// (the referenced one, else the first) is the one meaning.
+func oneMeaning(cols []entry) []entry {
+	if len(cols) < 2 {
+		return cols
+	}
+	target := func(c *model.Column) string {
+		if c.References != "" {
+			return c.References
+		}
+		return c.Entity().Name + "." + c.Name
+	}
+	t := target(cols[0].column)
+	for _, c := range cols[1:] {
+		if target(c.column) != t {
+			return cols
+		}
+	}
+	for _, c := range cols {
+		if c.column.References == "" {
+			return []entry{c}
+		}
+	}
+	return cols[:1]
 }

@@ -1,8 +1,11 @@
-// Names that fit several rows: read after the values are resolved, before
-// the subject is chosen. "How much has Frank paid" when two customers are
-// called Frank, "who reports to Kowalski" when two employees are: a
-// stored name that several rows share is asked about, listing the rows
-// with what tells them apart, instead of merging them into one filter.
+// Names that fit several rows: read after the intent, before the filters.
+// "How much has Frank paid" when two customers are called Frank, "orders of
+// Justina Jenkins" when two customers are: a stored name that several rows
+// share is asked about, listing the rows with what tells them apart,
+// instead of merging them into one filter. Listing the named rows
+// themselves ("the age of Joe Sharp") shows each of them: nothing is
+// merged, so nothing is asked; rows nothing but their key tells apart are
+// one thing entered twice, used together and said so.
 
 package understand
 
@@ -12,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/query"
 	"github.com/clarify-sql/clarify/internal/understand/text"
 )
 
@@ -29,6 +33,9 @@ func (b *builder) sharedNames(ctx context.Context) {
 			continue
 		}
 		e := v.col.Entity()
+		if e == b.q.Base && b.q.Intent == query.IntentList {
+			continue // each named row is shown: nothing is merged
+		}
 		if b.scoped(e) {
 			continue // rows of a scope are never listed to choose from
 		}
@@ -100,12 +107,21 @@ func (b *builder) rowSlot(ctx context.Context, m *mention, v valCand) {
 		}
 	}
 	words := b.words(m)
-	sl := &Slot{Key: "value:" + words, Kind: KindValue, Priority: Important, Text: words, Ask: true, Confidence: 0.5,
-		Context: fmt.Sprintf("%d %s are called %s.", len(rows), e.PluralLabel(), v.label)}
 	var keys []string
 	for _, r := range rows {
 		keys = append(keys, r[0])
 	}
+	if tell < 0 && !b.differ(rows) {
+		// nothing but the key tells them apart: one thing entered twice
+		sl := &Slot{Key: "value:" + words, Kind: KindValue, Priority: Important, Text: words, Method: MethodDefault, Confidence: 0.7,
+			Why:     fmt.Sprintf("%d %s are called %s and nothing else tells them apart", len(rows), e.PluralLabel(), v.label),
+			Options: []*Option{{ID: "all", Label: fmt.Sprintf("All %d %s called %s", len(rows), e.PluralLabel(), v.label), column: key, values: keys}}}
+		o := b.settle(sl, nil)
+		m.vals = []valCand{{col: o.column, values: o.values, label: v.label, score: 1, rows: int64(len(keys))}}
+		return
+	}
+	sl := &Slot{Key: "value:" + words, Kind: KindValue, Priority: Important, Text: words, Ask: true, Confidence: 0.5,
+		Context: fmt.Sprintf("%d %s are called %s.", len(rows), e.PluralLabel(), v.label)}
 	for i, r := range rows {
 		if i == 3 && len(rows) > 4 {
 			break
@@ -155,6 +171,18 @@ func (b *builder) scoped(e *model.Entity) bool {
 	for _, x := range b.a.model.ScopeEntities() {
 		if x == e {
 			return true
+		}
+	}
+	return false
+}
+
+// differ reports whether the rows differ in any column but their key.
+func (b *builder) differ(rows [][]string) bool {
+	for j := 1; j < len(rows[0]); j++ {
+		for _, r := range rows[1:] {
+			if r[j] != rows[0][j] {
+				return true
+			}
 		}
 	}
 	return false
