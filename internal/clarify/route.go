@@ -31,6 +31,9 @@ type Decision struct {
 	// ScopeMissing is set when a scope is needed but cannot be asked:
 	// the turn must fail with SCOPE_REQUIRED.
 	ScopeMissing *understand.Slot
+	// Unanswerable is set when the question names nothing the data holds
+	// and no question may be asked: the turn fails instead of guessing.
+	Unanswerable *understand.Slot
 	// Assumptions are the choices the answer shows and lets the user change.
 	Assumptions []Assumption
 	// OpenQuestions are the slots that would have been asked, answered with
@@ -66,6 +69,13 @@ func Route(in *understand.Interpretation, p Policy) Decision {
 	var d Decision
 	var pending []*understand.Slot
 	for _, s := range in.Slots {
+		// "I don't know" to a question with no best guess: nothing to answer
+		if s.NoGuess && s.Method == understand.MethodSkip {
+			d.Unanswerable = s
+			return d
+		}
+	}
+	for _, s := range in.Slots {
 		needs := s.Ask || (s.Confidence < Assume && s.Method != "" && s.Method != understand.MethodUser && len(s.Options) > 1)
 		if needs {
 			pending = append(pending, s)
@@ -83,7 +93,11 @@ func Route(in *understand.Interpretation, p Policy) Decision {
 		return d
 	}
 	for _, s := range pending {
-		if s.NeverAssume {
+		switch {
+		case s.NoGuess:
+			d.Unanswerable = s
+			return d
+		case s.NeverAssume:
 			d.ScopeMissing = s
 			return d
 		}

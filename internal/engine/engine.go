@@ -163,6 +163,9 @@ func (e *Engine) turn(ctx context.Context, req Request) (*Outcome, error) {
 		return out, nil
 	}
 	req.progress("route", time.Since(tRoute))
+	if d.Unanswerable != nil {
+		return nil, &Error{Code: CodeUnanswerable, Message: d.Unanswerable.Question}
+	}
 	if d.ScopeMissing != nil {
 		return nil, &Error{Code: CodeScopeRequired, Message: fmt.Sprintf("the question must name which %s it is about (%s)", strings.TrimPrefix(d.ScopeMissing.Text, "which "), d.ScopeMissing.Context)}
 	}
@@ -264,7 +267,7 @@ func (e *Engine) clarification(ctx context.Context, req Request, s *understand.S
 		Question: s.Question, Context: s.Context, AllowSkip: !s.NeverAssume, AllowFreeText: true, Note: s.Invalid,
 	}
 	for i, o := range s.Options {
-		c.Options = append(c.Options, Option{ID: o.ID, Label: o.Label, Description: o.Description, BestGuess: i == s.Best() && !s.NeverAssume})
+		c.Options = append(c.Options, Option{ID: o.ID, Label: o.Label, Description: o.Description, BestGuess: i == s.Best() && !s.NeverAssume && !s.NoGuess})
 	}
 	if previewKinds[s.Kind] {
 		e.previews(ctx, req, s, c, now)

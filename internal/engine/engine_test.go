@@ -293,3 +293,34 @@ func TestPathPrefersNoTurn(t *testing.T) {
 		t.Errorf("path goes through %v, want it to start at sales_orders", via)
 	}
 }
+
+// TestNothingAnswerable: a question naming nothing the data holds gets an
+// honest "I can't answer that" listing what the data is about, with no
+// best guess that would answer another question; without questions it
+// fails as UNANSWERABLE instead of guessing.
+func TestNothingAnswerable(t *testing.T) {
+	e := demotest.Engine(t, "clinic")
+	for _, q := range []string{"what is the weather in Paris tomorrow", "show me everything"} {
+		out := turn(t, e, q, true, nil)
+		if out.Status != engine.StatusNeedsQuestion {
+			t.Fatalf("%q: %s, want a question", q, out.Status)
+		}
+		for _, o := range out.Clarification.Options {
+			if o.BestGuess {
+				t.Errorf("%q: option %q is offered as a best guess", q, o.Label)
+			}
+		}
+		if !strings.Contains(out.Clarification.Question, "can't answer") || !strings.Contains(out.Clarification.Question, "patients") {
+			t.Errorf("%q: question %q does not say it cannot answer and what it can", q, out.Clarification.Question)
+		}
+		_, err := e.Turn(context.Background(), engine.Request{Question: q, Interactive: false})
+		if engine.Code(err) != engine.CodeUnanswerable {
+			t.Errorf("%q without questions: %v, want %s", q, err, engine.CodeUnanswerable)
+		}
+		_, err = e.Turn(context.Background(), engine.Request{Question: q, Interactive: true,
+			Resolved: map[string]understand.Resolution{out.Slot.Key: {Skipped: true}}})
+		if engine.Code(err) != engine.CodeUnanswerable {
+			t.Errorf("%q left to best judgment: %v, want %s", q, err, engine.CodeUnanswerable)
+		}
+	}
+}

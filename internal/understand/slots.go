@@ -84,6 +84,11 @@ type Slot struct {
 	// Critical slots are never assumed (scope): unresolved, they fail a
 	// non-interactive turn.
 	NeverAssume bool
+	// NoGuess marks a slot with no best guess: the question names nothing
+	// this data holds, and any guess would answer something else. Only the
+	// user's own choice resolves it; unresolved, the turn cannot be
+	// answered.
+	NoGuess bool
 	Question    string
 	Context     string
 	// Why explains a default or an assumption.
@@ -155,6 +160,9 @@ func (b *builder) settle(sl *Slot, parse func(string) (*Option, string)) *Option
 	if sl.Method == "" || sl.Chosen < 0 || sl.Chosen >= len(sl.Options) {
 		sl.Chosen = sl.Best() // slots that chose nothing start from the best guess
 	}
+	if sl.NoGuess {
+		sl.Chosen = -1
+	}
 	if r, ok := b.s.Resolved[sl.Key]; ok {
 		method := r.Method
 		if method == "" {
@@ -168,6 +176,9 @@ func (b *builder) settle(sl *Slot, parse func(string) (*Option, string)) *Option
 			}
 		}
 		switch {
+		case r.Skipped && sl.NoGuess:
+			// nothing to fall back on: left unresolved, not asked again
+			sl.Chosen, sl.Method, sl.Ask = -1, MethodSkip, false
 		case r.Skipped:
 			sl.Chosen, sl.Method, sl.Ask = sl.Best(), MethodSkip, false
 			sl.Confidence = 0.7

@@ -5,6 +5,7 @@
 package understand
 
 import (
+	"sort"
 	"fmt"
 	"strings"
 
@@ -226,19 +227,16 @@ func (b *builder) subjectSlot() {
 	if b.hasUnknown() {
 		return // the unknown words are asked about first
 	}
-	sl := &Slot{Key: "subject", Kind: KindTable, Priority: Critical, Text: b.in.Question, Ask: true, Confidence: 0.3,
+	// no best guess: any guess would answer another question
+	sl := &Slot{Key: "subject", Kind: KindTable, Priority: Critical, Text: b.in.Question, Ask: true, Confidence: 0.3, NoGuess: true,
 		Context: "The question does not name anything I know in this data."}
-	for i, e := range b.a.model.Entities {
-		if i == 4 {
-			break
-		}
+	for _, e := range b.mainEntities(4) {
 		sl.Options = append(sl.Options, &Option{ID: e.Name, Label: capitalize(e.PluralLabel()), Description: e.Area, entity: e})
 	}
 	if len(sl.Options) == 0 {
 		return
 	}
-	sl.Options[0].BestGuess = true
-	sl.Question = fmt.Sprintf("What would you like to see: %s, or something else?", strings.ToLower(sl.Options[0].Label))
+	sl.Question = fmt.Sprintf("I can't answer that from this data. It holds %s: is your question about one of these?", b.holds())
 	if o := b.settle(sl, b.parseEntityAnswer); o != nil {
 		b.q.Subject = o.entity
 	}
@@ -293,4 +291,42 @@ func (b *builder) namesOwnEntity(m *mention) bool {
 		}
 	}
 	return false
+}
+
+// mainEntities returns up to n entities a person would ask about: those
+// with a name to show and without a key of their own left out (link
+// tables), the most referenced first.
+func (b *builder) mainEntities(n int) []*model.Entity {
+	m := b.a.model
+	refs := map[*model.Entity]int{}
+	for _, e := range m.Entities {
+		for _, ed := range m.Edges(e) {
+			if ed.ToOne {
+				refs[ed.To]++
+			}
+		}
+	}
+	var out []*model.Entity
+	for _, e := range m.Entities {
+		if e.Key != "" {
+			out = append(out, e)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return refs[out[i]] > refs[out[j]] })
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out
+}
+
+// holds lists what the data is about, for an honest "I can't answer".
+func (b *builder) holds() string {
+	var names []string
+	for _, e := range b.mainEntities(5) {
+		names = append(names, e.PluralLabel())
+	}
+	if len(names) > 1 {
+		return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	}
+	return strings.Join(names, "")
 }

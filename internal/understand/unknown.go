@@ -75,6 +75,15 @@ func (b *builder) unknownWords() {
 		if len(sl.Options) == 0 {
 			continue
 		}
+		if b.q.Subject == nil {
+			// nothing answerable: an honest "I can't", never a guess
+			sl.NoGuess = true
+			sl.Question = fmt.Sprintf("I can't answer %q from this data. It holds %s: did you mean one of these?", words, b.holds())
+			b.settle(sl, func(answer string) (*Option, string) {
+				return &Option{ID: "use:" + answer, Label: answer, rewrite: answer}, ""
+			})
+			continue
+		}
 		sl.Options[0].BestGuess = true
 		if sl.Options[0].ignore {
 			sl.Question = fmt.Sprintf("I don't know %q. Should I ignore it, or can you say it another way?", words)

@@ -192,9 +192,9 @@ postgres: SELECT "wounds"."id" AS "id", "wounds"."patient_id" AS "patient_id", "
 mysql: SELECT `wounds`.`id` AS `id`, `wounds`.`patient_id` AS `patient_id`, `wounds`.`wound_type` AS `wound_type`, `wounds`.`location` AS `location`, `wounds`.`depth` AS `depth`, `wounds`.`area_cm2` AS `area_cm2`, `wounds`.`infected` AS `infected`, `wounds`.`status` AS `status`, `wounds`.`created_date` AS `created_date`, `wounds`.`healed_date` AS `healed_date` FROM `wounds` ORDER BY `wounds`.`created_date` DESC, `wounds`.`id` ASC LIMIT ?
 
 -- show me everything
-sqlite: SELECT "clinics"."id" AS "id", "clinics"."name" AS "name" FROM "clinics" ORDER BY "clinics"."id" ASC LIMIT ?
-postgres: SELECT "clinics"."id" AS "id", "clinics"."name" AS "name" FROM "clinics" ORDER BY "clinics"."id" ASC LIMIT $1
-mysql: SELECT `clinics`.`id` AS `id`, `clinics`.`name` AS `name` FROM `clinics` ORDER BY `clinics`.`id` ASC LIMIT ?
+sqlite: unsupported query: the question has no subject
+postgres: unsupported query: the question has no subject
+mysql: unsupported query: the question has no subject
 
 -- stage 4 wounds at Northside
 sqlite: SELECT "wounds"."id" AS "id", "wounds"."patient_id" AS "patient_id", "wounds"."wound_type" AS "wound_type", "wounds"."location" AS "location", "wounds"."depth" AS "depth", "wounds"."area_cm2" AS "area_cm2", "wounds"."infected" AS "infected", "wounds"."status" AS "status", "wounds"."created_date" AS "created_date", "wounds"."healed_date" AS "healed_date" FROM "wounds" JOIN "patients" ON "patients"."id" = "wounds"."patient_id" JOIN "clinics" ON "clinics"."id" = "patients"."clinic_id" WHERE "wounds"."depth" = ? AND "clinics"."name" = ? ORDER BY "wounds"."created_date" DESC, "wounds"."id" ASC LIMIT ?
