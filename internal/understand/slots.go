@@ -88,9 +88,9 @@ type Slot struct {
 	// this data holds, and any guess would answer something else. Only the
 	// user's own choice resolves it; unresolved, the turn cannot be
 	// answered.
-	NoGuess bool
-	Question    string
-	Context     string
+	NoGuess  bool
+	Question string
+	Context  string
 	// Why explains a default or an assumption.
 	Why string
 	// FreeText is the user's typed answer when it chose no listed option;

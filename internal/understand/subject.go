@@ -5,8 +5,8 @@
 package understand
 
 import (
-	"sort"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
