@@ -246,3 +246,57 @@ entities:
 		}
 	}
 }
+
+// TestWordsThatSayNothing: a verb between things the question names, a
+// word about the question itself and the word many values share for
+// their kind are not asked about; the other names of a place find it as
+// stored; two words find a table named in one; a word that could be a
+// condition is still asked.
+func TestWordsThatSayNothing(t *testing.T) {
+	m, err := model.Parse("school.yaml", []byte(`source: school
+entities:
+  - name: highschooler
+    key: id
+    display: name
+    columns:
+      - {name: id, role: id}
+      - {name: name, role: name, values: {items: [{value: Ada}, {value: Ben}]}}
+      - {name: state, role: dimension, values: {items: [{value: TX}, {value: NY}]}}
+      - {name: country, role: dimension, values: {items: [{value: France}, {value: Spain}]}}
+  - name: clubs
+    key: id
+    display: club_name
+    columns:
+      - {name: id, role: id}
+      - {name: club_name, role: name, values: {items: [{value: Chess Club}, {value: Drama Club}, {value: Robotics Club}, {value: Book Club}]}}
+      - {name: member_id, role: id, references: highschooler.id}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	an := understand.New(m, nil)
+	for q, want := range map[string]string{
+		"which high schoolers joined the chess club": "subject: highschooler",
+		"list the clubs in this table":               "subject: clubs",
+		"how many clubs":                             "intent: count",
+		"high schoolers living in texas":             "filter: highschooler: state is TX",
+		"french high schoolers":                      "filter: highschooler: country is France",
+		"high schoolers from the UK":                 "", // no stored value: asked below
+	} {
+		in, err := an.Analyze(context.Background(), q, understand.Settings{Now: demotest.AsOf})
+		if err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		d := understand.Describe(in)
+		asked := strings.Contains(d, "unknown_term")
+		if want == "" {
+			if !asked {
+				t.Errorf("%q: a word that could be a condition was not asked about:\n%s", q, d)
+			}
+			continue
+		}
+		if asked || !strings.Contains(d, want) {
+			t.Errorf("%q read as:\n%s", q, d)
+		}
+	}
+}

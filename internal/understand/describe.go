@@ -104,6 +104,9 @@ func describeSlots(b *strings.Builder, in *Interpretation) {
 	if len(in.Unknown) > 0 {
 		fmt.Fprintf(b, "unknown: %s\n", strings.Join(in.Unknown, ", "))
 	}
+	if len(in.Ignored) > 0 {
+		fmt.Fprintf(b, "ignored: %s\n", strings.Join(in.Ignored, ", "))
+	}
 	for _, w := range in.Warnings {
 		fmt.Fprintf(b, "warning: %s\n", w)
 	}

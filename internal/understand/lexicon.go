@@ -164,6 +164,10 @@ func (l *lexicon) add(phrase string, e entry) {
 	}
 	e.text = strings.Join(texts, " ")
 	l.root.add(phrase, e)
+	// "high schooler" is also written "highschooler"
+	if e.model && len(toks) == 2 && toks[0].Kind == text.Word && toks[1].Kind == text.Word && (e.kind == kEntity || e.kind == kColumn) {
+		l.root.add(texts[0]+texts[1], e)
+	}
 }
 
 func newLexicon(m *model.Model) *lexicon {

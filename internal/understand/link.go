@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/understand/gazetteer"
 	"github.com/clarify-sql/clarify/internal/understand/text"
 	"github.com/clarify-sql/clarify/internal/understand/timeexpr"
 	"github.com/clarify-sql/clarify/internal/understand/valueindex"
@@ -186,6 +187,7 @@ func (l *linker) candidates(i int) []*mention {
 		return append(out, &mention{start: i, end: i + 1, kind: kOp, op: t.Text, conf: 1})
 	}
 	values := l.vx.Exact(l.texts, l.vstems, i)
+	l.placeNames(i, values)
 	ms := l.matches(i)
 	// longer phrases first; at equal length the model's phrase, unless the
 	// value is written exactly as in the question and the phrase is not
@@ -213,6 +215,12 @@ func (l *linker) candidates(i int) []*mention {
 		}
 		out = append(out, static)
 	}
+	// "high schoolers" for the table Highschooler: two words written as one
+	if i+1 < len(l.toks) && t.Kind == text.Word && l.toks[i+1].Kind == text.Word {
+		if n := l.a.lex.root.children[text.Stem(l.texts[i]+l.texts[i+1])]; n != nil && hasModelEntry(n.entries) {
+			out = append(out, l.staticMention(i, match{end: i + 2, entries: n.entries}))
+		}
+	}
 	lengths := make([]int, 0, len(values))
 	for length := range values {
 		lengths = append(lengths, length)
@@ -222,6 +230,27 @@ func (l *linker) candidates(i int) []*mention {
 		out = append(out, l.valueMention(i, i+length, values[length].IDs))
 	}
 	return append(out, &mention{start: i, end: i + 1, kind: kUnknown})
+}
+
+// placeNames adds to values the stored values a place's other names find
+// when the words at i match none as written: "Texas" finds the state
+// stored as TX, "French" finds France, "UK" the United Kingdom.
+func (l *linker) placeNames(i int, values map[int]valueindex.Hit) {
+	for n := 1; n <= 3 && i+n <= len(l.texts); n++ {
+		if _, ok := values[n]; ok {
+			continue
+		}
+		for _, alt := range gazetteer.Alternates(strings.Join(l.texts[i:i+n], " ")) {
+			var texts, stems []string
+			for _, t := range text.Tokenize(alt) {
+				texts = append(texts, t.Text)
+				stems = append(stems, text.ValueStem(t.Text))
+			}
+			if hit, ok := l.vx.Exact(texts, stems, 0)[len(texts)]; ok {
+				values[n] = valueindex.Hit{IDs: append(values[n].IDs, hit.IDs...)}
+			}
+		}
+	}
 }
 
 // ownerNear reports whether the word right after [i, end), or right

@@ -62,6 +62,10 @@ type Interpretation struct {
 	// the content words that linked to nothing.
 	Linked  []string
 	Unknown []string
+	// Ignored are words read as saying nothing about the data: the verb
+	// that links two things named ("ships lost in battles"), words about
+	// the question itself ("in this table").
+	Ignored []string
 	// Warnings report degraded understanding (values unavailable…).
 	Warnings []string
 }

@@ -50,6 +50,11 @@ func (b *builder) unknownWords() {
 		if m.kind != kUnknown || m.used || !contentWord(b.l.toks[m.start]) || b.relatedWord(m) && !cmp {
 			continue
 		}
+		if !cmp && b.ignorable(i) {
+			m.used = true
+			b.in.Ignored = append(b.in.Ignored, b.words(m))
+			continue
+		}
 		j := i
 		for j+1 < len(b.ms) && b.ms[j+1].kind == kUnknown && contentWord(b.l.toks[b.ms[j+1].start]) {
 			j++
@@ -95,6 +100,59 @@ func (b *builder) unknownWords() {
 		})
 	}
 }
+
+// ignorable reports whether the unknown word at mention i says nothing
+// about which rows or what number: a word about the question itself ("in
+// this table"), a word many stored values share as the name of their kind
+// ("bikes" beside Road Bikes and Mountain Bikes), or a verb between
+// things the question names ("battles that lost ships", "countries where
+// Spanish is spoken"), which the join between them already says. A verb
+// form nouns share ("films", "live") counts only after a word that makes
+// it a verb ("who live", "did not lose").
+func (b *builder) ignorable(i int) bool {
+	w := b.l.texts[b.ms[i].start]
+	if metaSet[w] || b.l.vx.KindWord(text.ValueStem(w)) {
+		return true
+	}
+	verb, sure := text.VerbForm(w)
+	if !verb || b.q.Subject == nil || !b.linksSomething() {
+		return false
+	}
+	if sure {
+		return true
+	}
+	if i == 0 {
+		return false
+	}
+	switch b.words(b.ms[i-1]) {
+	case "who", "that", "which", "to", "do", "does", "did", "not", "they", "we", "i", "you", "he", "she", "it",
+		"can", "could", "will", "would", "should", "may", "might", "must", "has", "have", "had", "never", "always":
+		return true
+	}
+	return false
+}
+
+// linksSomething reports whether the question names something of the
+// model besides its subject, which a verb may link the subject to.
+func (b *builder) linksSomething() bool {
+	for _, m := range b.ms {
+		switch m.kind {
+		case kEntity, kColumn, kValue, kGroup, kMeasure, kFlag, kTerm, kNumber, kTime:
+			if m != b.subjectM {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var metaSet = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range metaWords {
+		m[w] = true
+	}
+	return m
+}()
 
 // relatedWord reports whether an unknown word is a form of a word the
 // model knows ("supplied" beside "supplier"): it links two known things

@@ -89,7 +89,20 @@ var historyWords = []string{"history", "all", "over time", "trend", "changes", "
 var genericWords = []string{"data", "info", "information", "records", "record", "rows", "row", "entries", "entry",
 	"people", "persons", "folks", "individuals",
 	"details", "detail", "stuff", "everything", "things", "thing", "values", "numbers", "figures", "stats",
-	"statistics", "database", "table contents", "данные", "информация", "записи"}
+	"statistics", "database", "table contents", "events", "event", "cases", "instances", "occurrences", "situations",
+	"данные", "информация", "записи"}
+
+// metaWords are about the question or the answer's form, not the data:
+// "in this table", "the corresponding names", "each distinct value", and
+// what is left of contractions ("I'll", "we've"). They are ignored.
+var metaWords = []string{"table", "tables", "database", "databases", "schema", "column", "columns", "field", "fields",
+	"distinct", "unique", "different", "corresponding", "respective", "respectively", "along", "alongside", "together",
+	"sure", "ll", "ve", "re", "d", "s", "m", "hello", "hey", "hi", "thanks", "thank", "please", "kindly", "okay", "ok",
+	"great", "cool", "awesome", "perfect", "fine", "good", "nice", "alright", "yes", "yeah", "no", "nope", "maybe",
+	"question", "questions", "query", "answer", "result", "results", "output", "request", "straightforward", "simple",
+	"quick", "briefly", "exactly", "specifically", "particular", "particularly", "certain", "given", "provided",
+	"mentioned", "above", "following", "said", "respectively", "currently", "existing", "available", "overall",
+	"also", "too", "again", "first", "start", "ask", "wondering", "wonder", "curious", "need", "want", "know"}
 
 // listWords ask to see rows; they carry no meaning beyond "list".
 var listWords = []string{"show", "list", "display", "give", "get", "find", "see", "view", "tell", "fetch",

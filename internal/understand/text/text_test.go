@@ -235,3 +235,21 @@ func FuzzTokenize(f *testing.F) {
 		}
 	})
 }
+
+func TestVerbForm(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		w                 string
+		verb, unambiguous bool
+	}{
+		{"lost", true, true}, {"won", true, true}, {"departing", true, true}, {"arriving", true, true},
+		{"winning", true, true}, {"carried", true, true}, {"spoken", true, true}, {"aired", true, true},
+		{"live", true, false}, {"lives", true, false}, {"arrives", true, false},
+		{"weather", false, false}, {"open", false, false}, {"price", false, false}, {"spanish", false, false},
+	} {
+		verb, un := text.VerbForm(tc.w)
+		if verb != tc.verb || un != tc.unambiguous {
+			t.Errorf("VerbForm(%q) = %v, %v; want %v, %v", tc.w, verb, un, tc.verb, tc.unambiguous)
+		}
+	}
+}

@@ -186,6 +186,18 @@ func (x *Index) Seal() {
 // kindWord reports whether stem s is one many values of e's column share.
 func (x *Index) kindWord(e Entry, s string) bool { return x.colNoise[e.Column][s] }
 
+// KindWord reports whether stem s names the kind of the values of some
+// column ("bikes" in Road Bikes, Mountain Bikes…): a known word of the
+// data that alone names no value.
+func (x *Index) KindWord(s string) bool {
+	for _, n := range x.colNoise {
+		if n[s] {
+			return true
+		}
+	}
+	return false
+}
+
 func isDigits(s string) bool {
 	for _, r := range s {
 		if r < '0' || r > '9' {
