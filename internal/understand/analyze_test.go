@@ -261,7 +261,7 @@ entities:
     columns:
       - {name: id, role: id}
       - {name: name, role: name, values: {items: [{value: Ada}, {value: Ben}]}}
-      - {name: state, role: dimension, values: {items: [{value: TX}, {value: NY}]}}
+      - {name: state, role: dimension, values: {items: [{value: TX}, {value: NY}, {value: IN}, {value: ON}]}}
       - {name: country, role: dimension, values: {items: [{value: France}, {value: Spain}]}}
   - name: clubs
     key: id
@@ -297,6 +297,10 @@ entities:
 		}
 		if asked || !strings.Contains(d, want) {
 			t.Errorf("%q read as:\n%s", q, d)
+		}
+		// "in" and "on" are fillers unless their column is named
+		if strings.Contains(d, "state is IN") && !strings.Contains(q, "state IN") || strings.Contains(d, "state is ON") {
+			t.Errorf("%q read a filler as a stored code:\n%s", q, d)
 		}
 	}
 }

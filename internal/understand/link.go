@@ -201,6 +201,12 @@ func (l *linker) candidates(i int) []*mention {
 		}
 		vh, hit := values[mt.end-i]
 		static := l.staticMention(i, mt)
+		if hit && fillerOnly(mt.entries) && !l.ownerNear(i, mt.end, vh.IDs) {
+			// "in", "on", "me": a stored code spelled like a filler ("IN"
+			// for India, "ON" for Ontario) needs its column or entity named
+			delete(values, mt.end-i)
+			hit = false
+		}
 		if hit && (!hasModelEntry(mt.entries) || vh.Text && !l.surfaceMatch(i, mt) || l.ownerNear(i, mt.end, vh.IDs)) {
 			out = append(out, l.valueMention(i, mt.end, vh.IDs))
 			delete(values, mt.end-i)
@@ -247,7 +253,9 @@ func (l *linker) placeNames(i int, values map[int]valueindex.Hit) {
 				stems = append(stems, text.ValueStem(t.Text))
 			}
 			if hit, ok := l.vx.Exact(texts, stems, 0)[len(texts)]; ok {
-				values[n] = valueindex.Hit{IDs: append(values[n].IDs, hit.IDs...)}
+				// the first other name found is the most specific
+				values[n] = valueindex.Hit{IDs: hit.IDs}
+				break
 			}
 		}
 	}
@@ -351,6 +359,17 @@ func (l *linker) verbEnding(i int, mt match) bool {
 func surfaceOnly(es []entry) bool {
 	for _, e := range es {
 		if !e.surface {
+			return false
+		}
+	}
+	return len(es) > 0
+}
+
+// fillerOnly reports whether a phrase's meanings are all fillers or list
+// words ("in", "on", "which").
+func fillerOnly(es []entry) bool {
+	for _, e := range es {
+		if e.kind != kStop && e.kind != kList {
 			return false
 		}
 	}

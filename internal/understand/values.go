@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
@@ -484,7 +485,15 @@ func (b *builder) mergeValueFilters() {
 			continue
 		}
 		_, have, _ := valueCond(out[i])
-		all := append(append([]model.Operand{}, have...), vals...)
+		all := append([]model.Operand{}, have...)
+		for _, v := range vals {
+			if !slices.ContainsFunc(all, func(o model.Operand) bool { return o.Literal == v.Literal }) {
+				all = append(all, v)
+			}
+		}
+		if len(all) == len(have) {
+			continue // the same value twice
+		}
 		ref := &model.ColumnRef{Entity: f.Entity.Name, Column: col}
 		out[i].Cond = model.Compare{Left: model.Operand{Column: ref}, Op: "in", Right: all}
 		out[i].Label += " or " + strings.TrimPrefix(f.Label, f.Entity.Column(col).Title()+" is ")
