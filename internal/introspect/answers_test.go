@@ -10,10 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/clarify"
 	"github.com/clarify-sql/clarify/internal/engine"
 	"github.com/clarify-sql/clarify/internal/guard"
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/source"
+	"github.com/clarify-sql/clarify/internal/understand"
 )
 
 // question is one plain question to a drafted model and what must happen:
@@ -25,6 +27,9 @@ type question struct {
 	gold string
 	ask  string
 	says string // a part of the answer's plain-language statement
+	// reply answers the clarification of kind ask as a user types it;
+	// the answer that follows must then equal gold
+	reply string
 }
 
 // TestDraftAnswersPlainQuestions runs plain questions through the real
@@ -107,9 +112,13 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			// employees reach their department through department_id, not the one they manage
 			{q: "average salary of employees in the Sales department", gold: `SELECT AVG(salary) FROM employees e
 				JOIN departments d ON d.department_id = e.department_id WHERE d.department_name = 'Sales'`},
-			// drafted vague words ask, with options at percentiles
+			// drafted vague words ask, with options at percentiles, and take
+			// a threshold in the user's own words
 			{q: "expensive products", ask: "vague_qualifier"},
 			{q: "heavy products", ask: "vague_qualifier"},
+			{q: "expensive products", ask: "vague_qualifier", reply: "more than $1,000", gold: "SELECT product_id FROM products WHERE list_price > 1000"},
+			{q: "heavy products", ask: "vague_qualifier", reply: "at least 12 kg", gold: "SELECT product_id FROM products WHERE weight_kg >= 12"},
+			{q: "recent hires", ask: "vague_qualifier", reply: "hired after 2022", gold: "SELECT employee_id FROM employees WHERE hire_date >= '2023-01-01'"},
 			// revenue is quantity × unit price less the discount
 			{q: "total revenue", gold: "SELECT SUM(quantity * unit_price * (1 - discount)) FROM order_items"},
 			// a person is named by their full name, a computed column
@@ -167,7 +176,14 @@ func answerAll(t *testing.T, schema string, d model.Dialect, db *sql.DB, dsn str
 				if out.Status != engine.StatusNeedsQuestion || out.Clarification.Kind != tc.ask {
 					t.Fatalf("want a %s clarification, got %s", tc.ask, describe(out))
 				}
-				return
+				if tc.reply == "" {
+					return
+				}
+				res := map[string]understand.Resolution{out.Slot.Key: clarify.Interpret(tc.reply, out.Slot)}
+				out, err = eng.Turn(context.Background(), engine.Request{Question: tc.q, Interactive: true, Resolved: res, Rounds: 1})
+				if err != nil {
+					t.Fatalf("turn after %q: %v", tc.reply, err)
+				}
 			}
 			if out.Status != engine.StatusAnswered {
 				t.Fatalf("want an answer, got %s", describe(out))

@@ -8,6 +8,7 @@ package understand
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -175,6 +176,11 @@ func (b *builder) parseVagueAnswer(vt *model.VagueTerm, target *model.Entity) fu
 				return b.condOption(c, target)
 			}
 		}
+		// "more than 500 pages", "under $50", "hired before 1990"
+		def, fractions := optionColumn(b.a.model, vt, target)
+		if c, ok := b.readThreshold(answer, target, def, fractions); ok {
+			return b.condOption(c, target)
+		}
 		c, reason := b.parseCondition(answer, target)
 		if c == nil {
 			return nil, reason
@@ -186,6 +192,43 @@ func (b *builder) parseVagueAnswer(vt *model.VagueTerm, target *model.Entity) fu
 func (b *builder) condOption(c model.Cond, e *model.Entity) (*Option, string) {
 	label := model.CondString(b.a.model, e, c)
 	return &Option{ID: "custom:" + optionID(label), Label: capitalize(label), cond: c}, ""
+}
+
+// optionColumn returns the column the best-guess option of a vague term
+// compares (else the first option's), and whether every threshold of its
+// options is a fraction (a rate stored as 0.3 for 30%).
+func optionColumn(m *model.Model, vt *model.VagueTerm, e *model.Entity) (*model.Column, bool) {
+	var col *model.Column
+	fractions, any := true, false
+	for _, o := range vt.Options {
+		if o.Condition == "" {
+			continue
+		}
+		c, err := model.ParseCond(o.Condition)
+		if err != nil {
+			continue
+		}
+		cmp, ok := c.(model.Compare)
+		if !ok || cmp.Left.Column == nil || len(cmp.Right) != 1 {
+			continue
+		}
+		cc, err := m.ResolveColumn(e, *cmp.Left.Column)
+		if err != nil {
+			continue
+		}
+		if col == nil || o.BestGuess {
+			col = cc
+		}
+		switch v := cmp.Right[0].Literal.(type) {
+		case float64:
+			any = true
+			fractions = fractions && math.Abs(v) <= 1
+		case int64:
+			any = true
+			fractions = fractions && (v == 0 || v == 1 || v == -1)
+		}
+	}
+	return col, any && fractions
 }
 
 // commonThreshold reports the column and operator every option of a vague
