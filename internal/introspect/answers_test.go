@@ -73,7 +73,8 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			{q: "books cheaper than 10", gold: "SELECT book_id FROM books WHERE price < 10"},
 			{q: "the 3 books with the highest price", gold: "SELECT book_id FROM books ORDER BY price DESC LIMIT 3"},
 			{q: "top 2 genres by average price", gold: "SELECT genre FROM books GROUP BY genre ORDER BY AVG(price) DESC LIMIT 2", says: "(the top 2)"},
-			{q: "top authors", ask: "ranking_metric"},
+			// one way to rank authors: by their books, an assumption
+			{q: "top authors", gold: "SELECT author_id FROM books GROUP BY author_id ORDER BY COUNT(*) DESC, author_id LIMIT 10", says: "number of books"},
 			{q: "loans by date", ask: "column_ambiguity"},
 		},
 		"hr": {
@@ -132,6 +133,12 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			// each named row is shown: nothing to ask
 			{q: "salary of Kowalski", gold: "SELECT salary FROM employees WHERE last_name = 'Kowalski'"},
 			{q: "customers named Frank", gold: "SELECT customer_id FROM customers WHERE first_name = 'Frank'"},
+			// "top customers": by revenue or by number of orders, asked
+			{q: "top 5 customers", ask: "ranking_metric"},
+			{q: "top 3 customers", ask: "ranking_metric", reply: "number of orders", gold: `SELECT customer_id FROM orders
+				GROUP BY customer_id ORDER BY COUNT(*) DESC, customer_id LIMIT 3`},
+			{q: "best 3 products", ask: "ranking_metric", reply: "revenue", gold: `SELECT product_id FROM order_items
+				GROUP BY product_id ORDER BY SUM(quantity * unit_price * (1 - discount)) DESC LIMIT 3`},
 			// durations average, a column named for its unit is a duration
 			{q: "average milliseconds of videos", gold: "SELECT AVG(milliseconds) FROM videos"},
 		},

@@ -96,6 +96,8 @@ type drafter struct {
 	vague []vagueTerm
 	// measures are the drafted named aggregations (revenue).
 	measures []namedMeasure
+	// ranks say what "top" means per entity.
+	ranks []ranking
 }
 
 func newDrafter(s *Schema) *drafter {
@@ -170,6 +172,7 @@ func newDrafter(s *Schema) *drafter {
 		e.link = linkTable(e)
 	}
 	d.revenue()
+	d.rankings()
 	d.vagueTerms()
 	d.recentTerms()
 	return d

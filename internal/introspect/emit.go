@@ -35,6 +35,12 @@ func (d *drafter) emit(name string) []byte {
 			writeMeasure(&b, m)
 		}
 	}
+	if len(d.ranks) > 0 {
+		b.WriteString("\nrankings:\n")
+		for _, r := range d.ranks {
+			writeRanking(&b, r)
+		}
+	}
 	if len(d.vague) > 0 {
 		b.WriteString("\nvague_terms:\n")
 		for _, v := range d.vague {
@@ -94,6 +100,26 @@ func writeMeasure(b *bytes.Buffer, m namedMeasure) {
 	fmt.Fprintf(b, "    aggregate: %s\n", m.aggregate)
 	if m.description != "" {
 		fmt.Fprintf(b, "    description: %s\n", scalar(m.description))
+	}
+}
+
+func writeRanking(b *bytes.Buffer, r ranking) {
+	fmt.Fprintf(b, "  - entity: %s\n", scalar(r.entity))
+	b.WriteString("    metrics:\n")
+	for _, m := range r.metrics {
+		parts := []string{"id: " + scalar(m.id), "label: " + scalar(capitalize(m.label))}
+		switch {
+		case m.measure != "":
+			parts = append(parts, "measure: "+scalar(m.measure))
+		case m.count != "":
+			parts = append(parts, "count: "+scalar(m.count))
+		default:
+			parts = append(parts, "column: "+scalar(m.column), "aggregate: "+m.agg)
+		}
+		if m.isDefault {
+			parts = append(parts, "default: true", fmt.Sprintf("confidence: %g", m.confidence))
+		}
+		fmt.Fprintf(b, "      - {%s}\n", strings.Join(parts, ", "))
 	}
 }
 

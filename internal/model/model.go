@@ -235,10 +235,16 @@ type Ranking struct {
 
 // RankingMetric is one way of ranking: by a measure.
 type RankingMetric struct {
-	ID      string `yaml:"id"`
-	Label   string `yaml:"label"`
-	Measure string `yaml:"measure"`
-	Default bool   `yaml:"default,omitempty"`
+	ID    string `yaml:"id"`
+	Label string `yaml:"label"`
+	// One of: Measure (a named measure), Count (the entity whose rows are
+	// counted: "number of orders"), or Column ("entity.column") with
+	// Aggregate (sum or avg: "total of payments' amounts").
+	Measure   string `yaml:"measure,omitempty"`
+	Count     string `yaml:"count,omitempty"`
+	Column    string `yaml:"column,omitempty"`
+	Aggregate string `yaml:"aggregate,omitempty"`
+	Default   bool   `yaml:"default,omitempty"`
 	// Confidence of the default (default 0.7: shown as an assumption).
 	Confidence float64 `yaml:"confidence,omitempty"`
 }

@@ -423,17 +423,49 @@ func (v *validator) rankings() {
 			if mt.Default {
 				defaults++
 			}
-			ms := v.m.measures[mt.Measure]
-			if ms == nil {
-				v.add(mp+".measure", "unknown measure %q", mt.Measure)
+			set := 0
+			for _, x := range []string{mt.Measure, mt.Count, mt.Column} {
+				if x != "" {
+					set++
+				}
+			}
+			if set != 1 {
+				v.add(mp, "a metric names one of measure, count or column")
 				continue
 			}
-			me := v.m.entities[ms.Entity]
+			var me *Entity
+			field := mp + ".measure"
+			switch {
+			case mt.Measure != "":
+				ms := v.m.measures[mt.Measure]
+				if ms == nil {
+					v.add(field, "unknown measure %q", mt.Measure)
+					continue
+				}
+				me = v.m.entities[ms.Entity]
+			case mt.Count != "":
+				field = mp + ".count"
+				if me = v.m.entities[mt.Count]; me == nil {
+					v.add(field, "unknown entity %q", mt.Count)
+					continue
+				}
+			default:
+				field = mp + ".column"
+				c, err := v.m.ResolveColumn(nil, splitRef(mt.Column))
+				if err != nil {
+					v.add(field, "%v", err)
+					continue
+				}
+				if mt.Aggregate != "sum" && mt.Aggregate != "avg" && mt.Aggregate != "min" && mt.Aggregate != "max" {
+					v.add(mp+".aggregate", "want sum, avg, min or max, got %q", mt.Aggregate)
+				}
+				me = c.entity
+			}
 			if me == nil {
 				continue
 			}
 			if path, ok := v.m.Path(me, e); !ok || !ToOnePath(path) {
-				v.add(mp+".measure", "measure %q (on %s) does not reach %s through many-to-one joins", ms.Name, me.Name, e.Name)
+				v.add(field, "%s (on %s) does not reach %s through many-to-one joins", mt.ID, me.Name, e.Name)
 			}
 		}
 		if defaults > 1 {
@@ -547,4 +579,12 @@ func (v *validator) areas() {
 			v.add(fmt.Sprintf("entities[%d].area", i), "area %q is not declared in areas", e.Area)
 		}
 	}
+}
+
+// splitRef reads "entity.column" (or a bare column) as a reference.
+func splitRef(s string) ColumnRef {
+	if i := strings.IndexByte(s, '.'); i > 0 {
+		return ColumnRef{Entity: s[:i], Column: s[i+1:]}
+	}
+	return ColumnRef{Column: s}
 }

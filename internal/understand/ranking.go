@@ -96,11 +96,13 @@ func (b *builder) rankingSlot(r *model.Entity, given *query.Agg) *Slot {
 	}
 	if rk != nil {
 		for _, mt := range rk.Metrics {
-			ms := b.a.model.Measure(mt.Measure)
-			o := &Option{ID: mt.ID, Label: mt.Label, Description: ms.Description, BestGuess: mt.Default, metric: measureAgg(ms)}
-			o.metric.Label = mt.Label
+			agg, desc := b.rankingMetric(mt)
+			if agg == nil {
+				continue
+			}
+			o := &Option{ID: mt.ID, Label: mt.Label, Description: desc, BestGuess: mt.Default, metric: agg}
 			sl.Options = append(sl.Options, o)
-			if given != nil && sameMeasure(given.Measure, ms) {
+			if given != nil && sameMetric(given, agg) {
 				sl.Chosen, sl.Method, sl.Confidence = len(sl.Options)-1, MethodExact, 1
 			}
 		}
@@ -134,6 +136,50 @@ func (b *builder) rankingSlot(r *model.Entity, given *query.Agg) *Slot {
 		}
 	}
 	return sl
+}
+
+// rankingMetric is what a model's ranking metric computes: a measure, the
+// number of an entity's rows, or an aggregate of a column.
+func (b *builder) rankingMetric(mt *model.RankingMetric) (*query.Agg, string) {
+	m := b.a.model
+	switch {
+	case mt.Measure != "":
+		ms := m.Measure(mt.Measure)
+		if ms == nil {
+			return nil, ""
+		}
+		a := measureAgg(ms)
+		a.Label = lowerFirst(mt.Label)
+		return a, ms.Description
+	case mt.Count != "":
+		e := m.Entity(mt.Count)
+		if e == nil {
+			return nil, ""
+		}
+		return &query.Agg{Func: "count", Measure: countMeasure(e), Label: lowerFirst(mt.Label)}, ""
+	case mt.Column != "":
+		ref := model.ColumnRef{Column: mt.Column}
+		if i := strings.IndexByte(mt.Column, '.'); i > 0 {
+			ref = model.ColumnRef{Entity: mt.Column[:i], Column: mt.Column[i+1:]}
+		}
+		c, err := m.ResolveColumn(nil, ref)
+		if err != nil {
+			return nil, ""
+		}
+		return &query.Agg{Func: mt.Aggregate, Column: c, Label: lowerFirst(mt.Label)}, ""
+	}
+	return nil, ""
+}
+
+// sameMetric reports whether the metric a question names is a ranking's.
+func sameMetric(given, a *query.Agg) bool {
+	switch {
+	case given.Measure != nil && a.Measure != nil:
+		return sameMeasure(given.Measure, a.Measure)
+	case given.Column != nil && a.Column != nil:
+		return given.Column == a.Column && given.Func == a.Func
+	}
+	return false
 }
 
 func otherLabels(opts []*Option, skip int) string {
@@ -172,6 +218,23 @@ func (b *builder) derivedMetrics(sl *Slot, r *model.Entity) {
 func (b *builder) parseRankAnswer(r *model.Entity) func(string) (*Option, string) {
 	return func(answer string) (*Option, string) {
 		key := text.StemPhrase(answer)
+		// a metric the ranking offers, named in part ("revenue", "orders")
+		for _, x := range b.a.model.Rankings {
+			if x.Entity != r.Name {
+				continue
+			}
+			var hits []*model.RankingMetric
+			for _, mt := range x.Metrics {
+				if key != "" && strings.Contains(" "+text.StemPhrase(mt.Label)+" ", " "+key+" ") {
+					hits = append(hits, mt)
+				}
+			}
+			if len(hits) == 1 {
+				if agg, desc := b.rankingMetric(hits[0]); agg != nil {
+					return &Option{ID: hits[0].ID, Label: hits[0].Label, Description: desc, metric: agg}, ""
+				}
+			}
+		}
 		for _, ms := range b.a.model.Measures {
 			for _, w := range append([]string{measureLabel(ms), ms.Name}, ms.Synonyms...) {
 				if text.StemPhrase(w) == key {
