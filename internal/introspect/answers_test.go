@@ -139,6 +139,15 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 				GROUP BY customer_id ORDER BY COUNT(*) DESC, customer_id LIMIT 3`},
 			{q: "best 3 products", ask: "ranking_metric", reply: "revenue", gold: `SELECT product_id FROM order_items
 				GROUP BY product_id ORDER BY SUM(quantity * unit_price * (1 - discount)) DESC LIMIT 3`},
+			// "who" asks for people; a table may refer to itself
+			{q: "who reports to Nina Patel", gold: `SELECT employee_id FROM employees WHERE reports_to =
+				(SELECT employee_id FROM employees WHERE first_name = 'Nina' AND last_name = 'Patel')`},
+			{q: "who works in the Warehouse department", gold: `SELECT employee_id FROM employees e
+				JOIN departments d ON d.department_id = e.department_id WHERE d.department_name = 'Warehouse'`},
+			{q: "who is the support rep of Frank Miller", gold: `SELECT e.employee_id FROM employees e JOIN customers c
+				ON c.support_rep_id = e.employee_id WHERE c.first_name = 'Frank' AND c.last_name = 'Miller'`},
+			{q: "who reports to Kowalski", ask: "value_ambiguity"},
+			{q: "who has the highest salary", gold: "SELECT employee_id FROM employees ORDER BY salary DESC LIMIT 1"},
 			// durations average, a column named for its unit is a duration
 			{q: "average milliseconds of videos", gold: "SELECT AVG(milliseconds) FROM videos"},
 		},

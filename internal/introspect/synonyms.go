@@ -95,6 +95,11 @@ func (d *drafter) columnSynonyms(e *entity, c *column) []string {
 		if c.c.Name == e.key && (len(w) == 1 || len(stripped) == 1) && last(w) == "id" {
 			add(e.label + " id")
 		}
+		// the role a reference names: manager_id is the "manager",
+		// salesRepEmployeeNumber the "sales rep"
+		if role := d.referenceRole(c); role != "" {
+			add(role)
+		}
 		return d.keepSynonyms(e, c, syn)
 	case model.RoleTime:
 		add(timeSynonyms(w)...)
@@ -284,4 +289,28 @@ func dedupe(xs []string) []string {
 		}
 	}
 	return out
+}
+
+// referenceRole is what a foreign key's name says the referenced row is to
+// this one, without the referenced table's own name and the id suffix
+// (manager_id → manager, support_rep_id → support rep); "" when nothing is
+// left (customer_id) or the column is no reference.
+func (d *drafter) referenceRole(c *column) string {
+	if c.references == "" {
+		return ""
+	}
+	w := append([]string{}, c.words...)
+	for len(w) > 0 && hasWord([]string{last(w)}, "id", "no", "num", "number", "nr", "key", "fk", "code", "ref") {
+		w = w[:len(w)-1]
+	}
+	if to := d.byTable[c.references[:strings.IndexByte(c.references, '.')]]; to != nil {
+		label := strings.Fields(to.label)
+		for len(w) > 0 && len(label) > 0 && singular(last(w)) == last(label) {
+			w, label = w[:len(w)-1], label[:len(label)-1]
+		}
+		if len(w) == 0 || strings.Join(w, " ") == to.label {
+			return ""
+		}
+	}
+	return strings.Join(w, " ")
 }

@@ -199,6 +199,18 @@ func (c *compiler) restrict() error {
 		}
 	}
 	for _, f := range q.Filters {
+		if f.Via != nil {
+			s, err := c.viaFilter(f)
+			if err != nil {
+				return err
+			}
+			if e := f.Via.Entity(); c.reach(e) {
+				c.where = append(c.where, s)
+			} else {
+				addChild(e, s)
+			}
+			continue
+		}
 		if f.Count != nil {
 			s, err := c.countOfChildren(f)
 			if err != nil {
@@ -291,6 +303,30 @@ func (c *compiler) restrict() error {
 		c.where = append(c.where, ex)
 	}
 	return c.scope()
+}
+
+// viaFilter keeps the rows whose foreign key f.Via refers to a row of
+// f.Entity matching the filter. The rows referred to are read in a
+// subquery over their own table, whose name there shadows the outer one,
+// so a table may refer to itself (employees.reports_to).
+func (c *compiler) viaFilter(f query.Filter) (string, error) {
+	ref := f.Via.References
+	i := strings.IndexByte(ref, '.')
+	if i < 0 || c.m.Entity(ref[:i]) != f.Entity {
+		return "", fmt.Errorf("%w: %s does not refer to %s", ErrUnsupported, f.Via.Name, f.Entity.Name)
+	}
+	cond, err := c.filterSQL(query.Filter{Entity: f.Entity, Cond: f.Cond, Predicate: f.Predicate})
+	if err != nil {
+		return "", err
+	}
+	if cond == "" {
+		return "", fmt.Errorf("%w: nothing to refer to through %s", ErrUnsupported, f.Via.Name)
+	}
+	s := c.w.col(f.Via) + " IN (SELECT " + c.w.table(f.Entity) + "." + c.w.quote(ref[i+1:]) + " FROM " + c.w.table(f.Entity) + " WHERE " + cond + ")"
+	if f.Exclude {
+		s = "NOT (" + s + ")"
+	}
+	return s, nil
 }
 
 // latestOf keeps rows on the newest date of a time column, within the

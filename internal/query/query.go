@@ -55,6 +55,12 @@ type Filter struct {
 	Label string
 	// Slot is the key of the slot that produced the filter.
 	Slot string
+	// Via, when set, is a foreign key whose rows are kept when it refers to
+	// a row of Entity matching the filter: "who reports to Nina Patel"
+	// keeps the employees whose reports_to is Nina Patel's key. It says
+	// which of several references is meant, and lets a table refer to
+	// itself.
+	Via *model.Column
 	// Exclude keeps the rows that have no row of Entity matching the
 	// filter ("patients without infected wounds"); with no Cond and no
 	// Predicate, rows that have no row of Entity at all.

@@ -63,6 +63,7 @@ func (b *builder) build(ctx context.Context) {
 	b.latestPeriods()
 	// what the question is about
 	b.chooseSubject()
+	b.whoSubject()
 	if b.q.Subject == nil {
 		b.unknownWords()
 		b.finish()

@@ -196,7 +196,9 @@ func (b *builder) readTopRows(w intentWords) bool {
 // readWhichHighest: "which customer has the highest credit limit": the
 // top one by a column.
 func (b *builder) readWhichHighest(w intentWords) bool {
-	if !extreme(w.agg) || b.subjectM == nil || !b.whichBefore(b.subjectM) {
+	// "which customer has the highest credit limit", and "who has the
+	// highest salary", which names no entity but asks for people
+	if !extreme(w.agg) || !(b.subjectM != nil && b.whichBefore(b.subjectM) || b.subjectM == nil && b.asksWho() && isPerson(b.q.Subject)) {
 		return false
 	}
 	agg := b.aggTarget(w.agg)

@@ -33,7 +33,7 @@ func (b *builder) sharedNames(ctx context.Context) {
 			continue
 		}
 		e := v.col.Entity()
-		if e == b.q.Base && b.q.Intent == query.IntentList {
+		if e == b.q.Base && b.q.Intent == query.IntentList && b.selfReferenceQuiet(i, e) == nil {
 			continue // each named row is shown: nothing is merged
 		}
 		if b.scoped(e) {

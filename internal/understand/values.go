@@ -401,6 +401,13 @@ func (b *builder) valueFilter(i int, m *mention) {
 		b.settle(sl, nil)
 	}
 	f := query.Filter{Entity: v.col.Entity(), Cond: c, Label: label, Slot: key}
+	// "who reports to Nina Patel": the rows that refer to the one named
+	if e := v.col.Entity(); e == b.q.Base {
+		if via := b.selfReference(i, e); via != nil {
+			f.Via = via
+			f.Label = fmt.Sprintf("%s is %s", via.Title(), v.label)
+		}
+	}
 	if b.negated(i) {
 		f = b.negate(f)
 	}

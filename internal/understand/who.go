@@ -1,0 +1,187 @@
+// People: "who" asks for people, and a reference between people is said
+// with a verb. Read right after the subject is chosen ("who works in the
+// IT department" is about employees, not departments) and when value
+// filters are made ("who reports to Nina Patel" keeps the employees whose
+// reports_to is Nina Patel).
+
+package understand
+
+import (
+	"strings"
+
+	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/understand/text"
+)
+
+// personNouns are labels of entities whose rows are people.
+var personNouns = map[string]bool{"person": true, "people": true, "employee": true, "staff": true, "customer": true,
+	"client": true, "author": true, "actor": true, "actress": true, "artist": true, "singer": true, "player": true,
+	"student": true, "instructor": true, "teacher": true, "professor": true, "member": true, "user": true,
+	"patient": true, "doctor": true, "physician": true, "nurse": true, "director": true, "manager": true,
+	"driver": true, "pilot": true, "worker": true, "agent": true, "salesperson": true, "representative": true,
+	"owner": true, "guest": true, "passenger": true, "participant": true, "candidate": true, "writer": true,
+	"editor": true, "reviewer": true, "volunteer": true, "musician": true, "coach": true, "contact": true,
+	"host": true, "speaker": true, "attendee": true, "applicant": true, "subscriber": true, "buyer": true, "seller": true}
+
+// isPerson reports whether an entity's rows are people: its label says so,
+// or it has a first, last or full name.
+func isPerson(e *model.Entity) bool {
+	label := strings.Fields(e.Singular())
+	if len(label) > 0 && personNouns[label[len(label)-1]] {
+		return true
+	}
+	for _, c := range e.Columns {
+		w := " " + strings.ToLower(humanizeName(c.Name)) + " "
+		if c.Role == model.RoleName && (strings.Contains(w, " first name ") || strings.Contains(w, " last name ") ||
+			strings.Contains(w, " full name ") || strings.Contains(w, " surname ")) {
+			return true
+		}
+	}
+	return false
+}
+
+// asksWho reports whether the question asks for people ("who", "whom").
+func (b *builder) asksWho() bool {
+	for _, m := range b.ms {
+		switch b.words(m) {
+		case "who", "whom", "whose", "кто":
+			return true
+		}
+	}
+	return false
+}
+
+// whoSubject makes a question that asks "who" about people: when the
+// subject is not people ("who works in the IT department"), the people
+// connected to it are, those whose reference to it the question's words
+// name first ("who manages …" through manager_id), else those who belong
+// to it (employees of the department), else those it belongs to (the
+// sales rep of a customer).
+func (b *builder) whoSubject() {
+	s := b.q.Subject
+	if s == nil || isPerson(s) || !b.asksWho() {
+		return
+	}
+	m := b.a.model
+	var child, parent *model.Entity
+	var named *model.Entity
+	said := b.questionStems()
+	for _, e := range m.Entities {
+		if e == s || !isPerson(e) {
+			continue
+		}
+		for _, ed := range m.Edges(e) {
+			if ed.To != s {
+				continue
+			}
+			// the reference's own words ("manager" in manager_id)
+			if fk := referenceColumn(ed); fk != nil && namesReference(said, fk) && named == nil {
+				named = e
+			}
+			if ed.ToOne && child == nil {
+				child = e // e refers to s: employees of a department
+			}
+		}
+		for _, ed := range m.Edges(s) {
+			if ed.To == e && ed.ToOne && parent == nil {
+				parent = e // s refers to e: the sales rep of a customer
+			}
+		}
+	}
+	p := named
+	if p == nil {
+		p = child
+	}
+	if p == nil {
+		p = parent
+	}
+	if p == nil {
+		return
+	}
+	if b.subjectM != nil {
+		b.grouped[b.subjectM] = false
+	}
+	b.q.Subject, b.in.Subject = p, p
+	b.addContext(p)
+}
+
+// questionStems are the stems of the question's words, space-separated.
+func (b *builder) questionStems() string {
+	return " " + strings.Join(b.l.stems, " ") + " "
+}
+
+// referenceColumn is the foreign key an edge follows, on the edge's
+// referring side.
+func referenceColumn(ed model.Edge) *model.Column {
+	if ed.ToOne {
+		return ed.From.Column(ed.FromCol)
+	}
+	return ed.To.Column(ed.ToCol)
+}
+
+// namesReference reports whether the question's stems name a foreign key
+// by the words of its name other than id ("manager" of manager_id,
+// "report" of reports_to).
+func namesReference(said string, fk *model.Column) bool {
+	for _, w := range strings.Fields(humanizeName(strings.ToLower(fk.Name))) {
+		if w == "id" || w == "to" || w == "of" || len(w) < 4 {
+			continue
+		}
+		s := text.Stem(w)
+		if strings.Contains(said, " "+s+" ") || strings.Contains(said, " "+s) && len(s) >= 5 {
+			return true
+		}
+	}
+	return false
+}
+
+// selfReference returns the foreign key of entity e that refers to e
+// itself and that the question names ("reports to", "manager"), when a
+// value of e follows it: "who reports to Nina Patel".
+func (b *builder) selfReference(i int, e *model.Entity) *model.Column {
+	var selfs []*model.Column
+	for _, c := range e.Columns {
+		if c.References == e.Name+"."+e.Key && e.Key != "" {
+			selfs = append(selfs, c)
+		}
+	}
+	if len(selfs) == 0 {
+		return nil
+	}
+	// the words just before the value name the reference
+	from := 0
+	if i >= 3 {
+		from = i - 3
+	}
+	var said []string
+	for _, m := range b.ms[from:i] {
+		if m.kind == kColumn {
+			for _, c := range selfs {
+				if m.entry().column == c {
+					m.used = true
+					return c
+				}
+			}
+		}
+		said = append(said, b.l.stems[m.start:m.end]...)
+	}
+	for _, c := range selfs {
+		if namesReference(" "+strings.Join(said, " ")+" ", c) {
+			return c
+		}
+	}
+	return nil
+}
+
+// selfReferenceQuiet is selfReference without marking the words used.
+func (b *builder) selfReferenceQuiet(i int, e *model.Entity) *model.Column {
+	used := make([]bool, len(b.ms))
+	for j, m := range b.ms {
+		used[j] = m.used
+	}
+	c := b.selfReference(i, e)
+	for j, m := range b.ms {
+		m.used = used[j]
+	}
+	return c
+}
