@@ -148,6 +148,11 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 				ON c.support_rep_id = e.employee_id WHERE c.first_name = 'Frank' AND c.last_name = 'Miller'`},
 			{q: "who reports to Kowalski", ask: "value_ambiguity"},
 			{q: "who has the highest salary", gold: "SELECT employee_id FROM employees ORDER BY salary DESC LIMIT 1"},
+			// negation: the rows with no such child, however far the "not"
+			{q: "customers who never placed an order", gold: "SELECT customer_id FROM customers WHERE customer_id NOT IN (SELECT customer_id FROM orders)"},
+			{q: "products nobody has ever ordered", gold: "SELECT product_id FROM products WHERE product_id NOT IN (SELECT product_id FROM order_items)"},
+			{q: "which employees haven't got any of our customers", gold: `SELECT employee_id FROM employees
+				WHERE employee_id NOT IN (SELECT support_rep_id FROM customers WHERE support_rep_id IS NOT NULL)`},
 			// durations average, a column named for its unit is a duration
 			{q: "average milliseconds of videos", gold: "SELECT AVG(milliseconds) FROM videos"},
 		},

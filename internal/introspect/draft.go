@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/clarify-sql/clarify/internal/model"
@@ -109,6 +110,10 @@ func newDrafter(s *Schema) *drafter {
 	for _, t := range orderTables(s.Tables) {
 		if !utf8.ValidString(t.Name) {
 			d.skip(strconv.Quote(t.Name), "its name is not valid UTF-8")
+			continue
+		}
+		if !printable(t.Name) {
+			d.skip(strconv.Quote(t.Name), "its name holds control characters")
 			continue
 		}
 		if strings.Contains(t.Name, ".") {
@@ -412,6 +417,10 @@ func (d *drafter) columns(e *entity) {
 			left = append(left, strconv.Quote(c.Name)+" (its name is not valid UTF-8)")
 			continue
 		}
+		if !printable(c.Name) {
+			left = append(left, strconv.Quote(c.Name)+" (its name holds control characters)")
+			continue
+		}
 		if k == KindOther && c.Name != e.key {
 			left = append(left, c.Name+" ("+c.DeclaredType+", a type questions cannot use)")
 			continue
@@ -506,4 +515,15 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// printable reports whether a name has no control characters, which a
+// model may not hold.
+func printable(s string) bool {
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			return false
+		}
+	}
+	return true
 }

@@ -45,6 +45,25 @@ func (d *drafter) entitySynonyms() {
 		}
 		d.entityWords[normPhrase(humanize(e.name))] = true
 	}
+	// "cust order" is a customer order, and, when no other table is, an
+	// "order"
+	for _, e := range d.ents {
+		w := strings.Fields(e.label)
+		if len(w) < 2 {
+			continue
+		}
+		full, ok := abbreviations[w[0]]
+		if !ok {
+			continue
+		}
+		long := full + " " + strings.Join(w[1:], " ")
+		for _, v := range []string{long, strings.Join(w[1:], " ")} {
+			if !d.entityWords[normPhrase(v)] {
+				d.entityWords[normPhrase(v)] = true
+				e.synonyms = append(e.synonyms, v, pluralPhrase(v))
+			}
+		}
+	}
 	for _, e := range d.ents {
 		for _, v := range entityVariants[e.label] {
 			if d.entityWords[normPhrase(v)] {
@@ -56,6 +75,12 @@ func (d *drafter) entitySynonyms() {
 		e.synonyms = dedupe(e.synonyms)
 	}
 }
+
+// abbreviations are short forms table names start with.
+var abbreviations = map[string]string{"cust": "customer", "prod": "product", "emp": "employee", "dept": "department",
+	"inv": "invoice", "acct": "account", "txn": "transaction", "addr": "address", "cat": "category", "mgr": "manager",
+	"org": "organization", "loc": "location", "svc": "service", "sup": "supplier", "supp": "supplier", "vend": "vendor",
+	"stu": "student", "pat": "patient", "doc": "document", "pers": "person", "usr": "user", "trans": "transaction"}
 
 // deniedWords are never a generated column synonym on their own: the
 // built-in words of questions (aggregates, comparisons, time words,

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/clarify-sql/clarify/internal/introspect"
@@ -200,7 +201,7 @@ func FuzzDraftNames(f *testing.F) {
 			table(tbl, 10, []string{"id"}, col("id", "INTEGER", 10), col(c1, "TEXT", 3, "a", "b", "c"), col(c2, "REAL", -1)),
 		}}
 		out, err := introspect.Draft(s, "fuzz")
-		if !utf8.ValidString(tbl) {
+		if !utf8.ValidString(tbl) || !printable(tbl) {
 			return // the only table is left out: there is nothing to draft
 		}
 		if err != nil {
@@ -210,7 +211,7 @@ func FuzzDraftNames(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !utf8.ValidString(c1) || !utf8.ValidString(c2) {
+		if !utf8.ValidString(c1) || !utf8.ValidString(c2) || !printable(c1) || !printable(c2) {
 			return // such names are left out, and said so
 		}
 		e := m.Entity(tbl)
@@ -218,4 +219,13 @@ func FuzzDraftNames(f *testing.F) {
 			t.Fatalf("names did not survive the round trip:\n%s", out)
 		}
 	})
+}
+
+func printable(s string) bool {
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			return false
+		}
+	}
+	return true
 }

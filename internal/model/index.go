@@ -201,6 +201,55 @@ func (m *Model) Path(from, to *Entity) ([]Edge, bool) {
 	return path, true
 }
 
+// ChildPath returns the shortest join path from one entity to another
+// whose first step is one-to-many: the rows of to that belong to a row of
+// from ("the employees of a department" through employees.department_id,
+// although the department's manager_id also leads to an employee). Of
+// equally short paths the one declared first wins. ok is false when no
+// such path exists.
+func (m *Model) ChildPath(from, to *Entity) ([]Edge, bool) {
+	if from == to {
+		return nil, false
+	}
+	type node struct {
+		e    *Entity
+		path []Edge
+	}
+	seen := map[string]bool{from.Name: true}
+	var level []node
+	for _, ed := range m.edges[from.Name] {
+		if !ed.ToOne && !seen[ed.To.Name] {
+			if ed.To == to {
+				return []Edge{ed}, true
+			}
+			level = append(level, node{ed.To, []Edge{ed}})
+		}
+	}
+	for _, n := range level {
+		seen[n.e.Name] = true
+	}
+	for len(level) > 0 {
+		var next []node
+		for _, n := range level {
+			for _, ed := range m.edges[n.e.Name] {
+				if seen[ed.To.Name] {
+					continue
+				}
+				p := append(append([]Edge{}, n.path...), ed)
+				if ed.To == to {
+					return p, true
+				}
+				next = append(next, node{ed.To, p})
+			}
+		}
+		for _, n := range next {
+			seen[n.e.Name] = true
+		}
+		level = next
+	}
+	return nil, false
+}
+
 // ToOne reports whether to is reachable from from through many-to-one
 // steps only (joining it never multiplies rows); from itself counts.
 func (m *Model) ToOne(from, to *Entity) bool {

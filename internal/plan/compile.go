@@ -446,7 +446,12 @@ func (c *compiler) countOfChildren(f query.Filter) (string, error) {
 // related renders (SELECT what FROM the path from the base to e WHERE the
 // link to the outer base row AND conds).
 func (c *compiler) related(e *model.Entity, what string, conds []string) (string, error) {
-	path, ok := c.m.Path(c.base, e)
+	// related rows are the base row's children: a department's employees,
+	// not the employee who manages it
+	path, ok := c.m.ChildPath(c.base, e)
+	if !ok {
+		path, ok = c.m.Path(c.base, e)
+	}
 	if !ok || len(path) == 0 {
 		return "", fmt.Errorf("%w: %s is not connected to %s", ErrUnsupported, e.Name, c.base.Name)
 	}

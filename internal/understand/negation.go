@@ -8,16 +8,32 @@ package understand
 import (
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/query"
+	"github.com/clarify-sql/clarify/internal/understand/text"
 )
 
 // negated reports whether the mention at index i is negated ("not
 // infected", "without infected wounds", "no open wounds").
 func (b *builder) negated(i int) bool {
-	for j := i - 1; j >= 0 && j >= i-3; j-- {
-		switch b.ms[j].kind {
+	// fillers between do not separate ("haven't written any of our
+	// titles"); at most two entities or verbs do
+	between := 0
+	for j := i - 1; j >= 0; j-- {
+		switch m := b.ms[j]; m.kind {
 		case kNot:
 			return true
-		case kStop, kList, kEntity:
+		case kStop, kList:
+			continue
+		case kTime:
+			if m.window != nil && m.window.All {
+				continue // "never … ever"
+			}
+		case kEntity, kUnknown:
+			if verb, _ := text.VerbForm(b.l.texts[m.start]); m.kind == kUnknown && !verb {
+				return false
+			}
+			if between++; between > 2 {
+				return false
+			}
 			continue
 		}
 		return false
@@ -42,14 +58,29 @@ func (b *builder) negate(f query.Filter) query.Filter {
 // after a negation is the absence of the rows it adds up (their dated
 // parent when the measure is dated by one, so a period applies to it),
 // not a total. It runs before the intent, which would take the measure.
+//
+// A negated event word does the same: "products nobody has ever ordered",
+// "films never rented" name the date of a child's rows ("ordered" is the
+// order date, "rented" the rental date), so the subject's rows without
+// such a child are meant.
 func (b *builder) negatedMeasures() {
 	q := b.q
 	for i, m := range b.ms {
-		if m.kind != kMeasure || m.used || b.grouped[m] || !b.negated(i) || q.Subject == nil {
+		if m.used || b.grouped[m] || q.Subject == nil || !b.negated(i) {
+			continue
+		}
+		if m.kind == kColumn {
+			if e := b.eventChild(m); e != nil {
+				m.used = true
+				b.addFilter(query.Filter{Entity: e, Exclude: true, Label: "no " + e.PluralLabel(), Slot: "entity:" + e.Name}, m)
+			}
+			continue
+		}
+		if m.kind != kMeasure {
 			continue
 		}
 		e := b.a.model.Entity(m.entry().measure.Entity)
-		if e == nil || e == q.Subject || !b.a.model.Reachable(q.Subject, e) || b.a.model.ToOne(q.Subject, e) {
+		if e == nil || e == q.Subject || !b.hasChildren(q.Subject, e) {
 			continue
 		}
 		if tc := b.a.model.TimeColumn(e); tc != nil && tc.Entity() != e && !b.a.model.ToOne(q.Subject, tc.Entity()) {
@@ -73,7 +104,7 @@ func (b *builder) childEntities() {
 		if e == nil || e == q.Base {
 			continue
 		}
-		if !b.a.model.Reachable(q.Base, e) || b.a.model.ToOne(q.Base, e) {
+		if !b.hasChildren(q.Base, e) {
 			continue
 		}
 		has := false
@@ -106,4 +137,24 @@ func (b *builder) withBefore(i int) bool {
 		}
 	}
 	return false
+}
+
+// hasChildren reports whether rows of e belong to rows of base through a
+// one-to-many step: a department's employees, although the employee who
+// manages it is also one.
+func (b *builder) hasChildren(base, e *model.Entity) bool {
+	_, ok := b.a.model.ChildPath(base, e)
+	return ok
+}
+
+// eventChild returns the child entity whose event a column word names:
+// the entity of a date column the word names ("ordered" for orders'
+// order date), when its rows belong to the subject's.
+func (b *builder) eventChild(m *mention) *model.Entity {
+	for _, e := range m.entries {
+		if e.kind == kColumn && e.column.Temporal() && e.entity != b.q.Subject && b.hasChildren(b.q.Subject, e.entity) {
+			return e.entity
+		}
+	}
+	return nil
 }

@@ -53,7 +53,8 @@ var byWords = []string{"by", "broken down by", "grouped by", "group by", "split 
 
 var perWords = []string{"per", "for each", "for every", "each", "by each", "для каждого", "на каждый", "в разбивке по"}
 
-var notWords = []string{"not", "no", "non", "without", "excluding", "except", "other than", "never", "не", "без", "кроме"}
+var notWords = []string{"not", "no", "non", "without", "excluding", "except", "other than", "never", "nobody", "no one",
+	"none", "nothing", "не", "без", "кроме"}
 
 var cmpWords = map[string][]string{
 	">":       {"over", "above", "more than", "greater than", "higher than", "larger than", "bigger than", "longer than", "heavier than", "older than", "costlier than", "pricier than", "later than", "exceeding", "exceeds", "exceed", "in excess of", "больше", "более", "свыше", "выше", "больше чем"},
