@@ -383,6 +383,10 @@ func allLen(ws []string, n int) bool {
 func (d *drafter) labels() {
 	byLabel := map[string][]*entity{}
 	for _, e := range d.ents {
+		// cars_data is about cars, model_list about models
+		if n := len(e.base); n > 1 && genericTail[e.base[n-1]] {
+			e.base = e.base[:n-1]
+		}
 		e.label = singularPhrase(e.base)
 		byLabel[e.label] = append(byLabel[e.label], e)
 	}
@@ -406,6 +410,11 @@ func (d *drafter) labels() {
 		}
 	}
 }
+
+// genericTail are last words of table names that say nothing of what the
+// rows are (cars_data, model_list).
+var genericTail = map[string]bool{"data": true, "info": true, "information": true, "details": true, "list": true,
+	"lists": true, "table": true, "tbl": true, "records": true, "master": true, "tab": true}
 
 // columns creates the column drafts; columns of a type no question can
 // use (binary, JSON, arrays, intervals…) are left out.

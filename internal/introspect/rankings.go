@@ -68,8 +68,12 @@ func (d *drafter) rankings() {
 			}
 			for _, c := range ch.e.cols {
 				if c.role == model.RoleMeasure && c.aggregate == "sum" && hasWord(append(append([]string{}, c.words...), strings.ToLower(c.unit)), moneyWords...) {
+					label := fmt.Sprintf("total %s of %s", columnTitle(c), ch.e.plural)
+					if t := columnTitle(c); t == "total" || strings.HasPrefix(t, "total ") {
+						label = fmt.Sprintf("%s of %s", t, ch.e.plural)
+					}
 					money = append(money, rankMetric{id: "total_" + ch.e.name + "_" + strings.ToLower(c.c.Name),
-						label: capitalize(fmt.Sprintf("total %s of %s", columnTitle(c), ch.e.plural)), column: ch.e.name + "." + c.c.Name, agg: "sum"})
+						label: capitalize(label), column: ch.e.name + "." + c.c.Name, agg: "sum"})
 					break
 				}
 			}

@@ -19,6 +19,7 @@ var entityVariants = map[string][]string{
 	"author":       {"writer"},
 	"invoice":      {"bill"},
 	"city":         {"town"},
+	"country":      {"nation"},
 	"loan":         {"checkout", "borrowing"},
 	"department":   {"dept"},
 	"salesperson":  {"sales rep"},
@@ -64,6 +65,22 @@ func (d *drafter) entitySynonyms() {
 			}
 		}
 	}
+	// countrylanguage is about languages (of countries): the head of a
+	// name that starts with another table's is a word for the table,
+	// unless another table has it or it is too generic
+	for _, e := range d.ents {
+		w := strings.Fields(e.label)
+		if len(w) != 2 || e.link || genericHead[w[1]] || e.byName[w[1]] != nil || hasColumnWord(e, w[1]) {
+			continue
+		}
+		for _, o := range d.ents {
+			if o != e && o.label == w[0] && !d.entityWords[normPhrase(w[1])] {
+				d.entityWords[normPhrase(w[1])] = true
+				e.synonyms = append(e.synonyms, w[1], plural(w[1]))
+				break
+			}
+		}
+	}
 	for _, e := range d.ents {
 		for _, v := range entityVariants[e.label] {
 			if d.entityWords[normPhrase(v)] {
@@ -75,6 +92,11 @@ func (d *drafter) entitySynonyms() {
 		e.synonyms = dedupe(e.synonyms)
 	}
 }
+
+// genericHead are words too generic to name a table alone.
+var genericHead = map[string]bool{"item": true, "line": true, "detail": true, "history": true, "status": true,
+	"type": true, "log": true, "entry": true, "record": true, "info": true, "data": true, "link": true, "map": true,
+	"assignment": true, "relation": true, "member": true, "list": true}
 
 // abbreviations are short forms table names start with.
 var abbreviations = map[string]string{"cust": "customer", "prod": "product", "emp": "employee", "dept": "department",
@@ -140,6 +162,10 @@ func (d *drafter) columnSynonyms(e *entity, c *column) []string {
 	if len(stripped) > 0 && len(stripped) < len(w) {
 		add(strings.Join(stripped, " "))
 	}
+	// net_worth_millions is the "net worth", in millions
+	if len(w) > 1 && hasWord([]string{last(w)}, "millions", "million", "thousands", "thousand", "billions", "billion", "mil", "mln", "bn") {
+		add(strings.Join(w[:len(w)-1], " "))
+	}
 	if len(w) > 1 && c.role != model.RoleTime && !qualifiers[w[0]] &&
 		!hasWord(w, "of", "on", "in", "at", "per", "by", "for", "to", "from") {
 		head := last(w)
@@ -189,7 +215,7 @@ var variants = map[string][]string{
 	"email address": {"email", "e-mail"},
 	"phone":         {"phone number", "telephone"},
 	"phone number":  {"phone", "telephone"},
-	"dob":           {"date of birth", "birthday", "born"},
+
 	"qty":           {"quantity"},
 	"min":           {"minimum"},
 	"max":           {"maximum"},
@@ -205,6 +231,14 @@ var variants = map[string][]string{
 	"sex":           {"gender"},
 	"gender":        {"sex"},
 	"salary":        {"pay", "wage", "wages"},
+	"mpg":           {"miles per gallon"},
+	"gnp":           {"gross national product"},
+	"gdp":           {"gross domestic product"},
+	"hp":            {"horsepower"},
+	"dob":           {"date of birth", "birthday", "born"},
+	"cell":          {"mobile", "cell phone"},
+	"mobile":        {"cell", "cell phone"},
+	"cell phone":    {"mobile"},
 }
 
 // sameEvent are other words for the event a date records ("done_at": the
@@ -238,6 +272,11 @@ func timeSynonyms(w []string) []string {
 		if p := participle(core[0]); p != "" {
 			out = append(out, p)
 			out = append(out, sameEvent[p]...)
+			// date_arrived is also the "arrival date": the stems of
+			// "arrived date" and "arriving date" agree
+			if hasWord(w, "date") {
+				out = append(out, p+" date")
+			}
 		} else if !deniedWords[core[0]] {
 			out = append(out, core[0])
 		}
@@ -338,4 +377,14 @@ func (d *drafter) referenceRole(c *column) string {
 		}
 	}
 	return strings.Join(w, " ")
+}
+
+// hasColumnWord reports whether one of e's columns is named by word.
+func hasColumnWord(e *entity, word string) bool {
+	for _, c := range e.cols {
+		if strings.Join(c.words, " ") == word || singular(strings.Join(c.words, " ")) == word {
+			return true
+		}
+	}
+	return false
 }

@@ -84,7 +84,7 @@ func TestDraftSynthetic(t *testing.T) {
 			{"Invoice", "BillingCountry", "role", "dimension"},
 			{"InvoiceLine", "UnitPrice", "aggregate", "avg"},
 			{"InvoiceLine", "Quantity", "role", "measure"},
-		}, []string{"synonyms: [invoice date, invoiced, date]", "Invoice.CustomerId: references Customer.CustomerId by its name"}},
+		}, []string{"synonyms: [invoice date, invoiced, invoiced date, date]", "Invoice.CustomerId: references Customer.CustomerId by its name"}},
 		{"one prefix shared by every table", wordpress, []want{
 			{"wp_posts", "", "label", "post"},
 			{"wp_users", "", "plural", "users"},

@@ -207,6 +207,8 @@ func participle(w string) string {
 		return w + "d"
 	case strings.HasSuffix(w, "y") && !isVowel(w[n-2]):
 		return w[:n-1] + "ied"
+	case n <= 4 && n >= 3 && !isVowel(w[n-1]) && isVowel(w[n-2]) && !isVowel(w[n-3]) && !strings.ContainsRune("wxy", rune(w[n-1])):
+		return w + w[n-1:] + "ed" // trip → tripped
 	}
 	return w + "ed"
 }

@@ -117,7 +117,12 @@ func (b *builder) projection() {
 func (b *builder) boundColumns(m *mention, cols []entry) []entry {
 	i := b.idx(m)
 	var owner *mention
-	if j := i + 1; j < len(b.ms) && b.words(b.ms[j]) == "of" {
+	// "the ids and names of the battles": past other column words
+	j := i + 1
+	for j+1 < len(b.ms) && b.words(b.ms[j]) == "and" && b.ms[j+1].kind == kColumn {
+		j += 2
+	}
+	if j < len(b.ms) && b.words(b.ms[j]) == "of" {
 		for j++; j < len(b.ms) && b.ms[j].kind == kStop; j++ {
 		}
 		if j < len(b.ms) && b.ms[j].kind == kEntity {

@@ -321,12 +321,14 @@ func (l *lexicon) addModel(m *model.Model) {
 			l.add(p, entry{kind: kTerm, term: t, entity: m.Entity(t.Entity), label: p, model: true})
 		}
 	}
+	// vague words match as written: their stems catch other words
+	// ("costs" is not "costly", "higher than" not "high")
 	for _, v := range m.Vague {
 		for _, w := range v.Words {
-			l.add(w, entry{kind: kVague, vague: v, label: w, model: true})
+			l.add(w, entry{kind: kVague, vague: v, label: w, model: true, surface: true})
 		}
 		for _, w := range v.Superlatives {
-			l.add(w, entry{kind: kSuperlative, vague: v, label: w, model: true})
+			l.add(w, entry{kind: kSuperlative, vague: v, label: w, model: true, surface: true})
 		}
 	}
 	if s := m.Scope; s != nil {

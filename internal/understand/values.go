@@ -130,6 +130,12 @@ func (b *builder) resolveValues() {
 				m.vals = narrowed
 				continue
 			}
+			// in a name and another column of one entity ("Angola" as a
+			// country's name and its local name): the same row, by name
+			if d := displayOfOne(narrowed); d != nil {
+				m.vals = []valCand{*d}
+				continue
+			}
 			if len(narrowed) >= 1 {
 				m.vals = narrowed
 				if len(narrowed) == 1 {
@@ -148,6 +154,25 @@ func (b *builder) resolveValues() {
 		}
 		b.valueSlot(m)
 	}
+}
+
+// displayOfOne returns the candidate on its entity's display column when
+// every candidate belongs to that one entity, else nil.
+func displayOfOne(cands []valCand) *valCand {
+	if len(cands) < 2 {
+		return nil
+	}
+	e := cands[0].col.Entity()
+	var d *valCand
+	for i, c := range cands {
+		if c.col.Entity() != e {
+			return nil
+		}
+		if c.col == e.DisplayColumn() {
+			d = &cands[i]
+		}
+	}
+	return d
 }
 
 // byAdjacentEntity keeps the values of the entity named right next to the

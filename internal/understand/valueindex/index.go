@@ -153,6 +153,10 @@ func (x *Index) Seal() {
 		// first word ("Left Heel", "Left Hip") tells values apart
 		if n := len(e.stems); n > 1 {
 			perCol[e.Column][e.stems[n-1]]++
+			// "Song 19", "Room 101": a word before a number is the kind too
+			if n == 2 && isDigits(e.stems[1]) {
+				perCol[e.Column][e.stems[0]]++
+			}
 		}
 	}
 	x.colNoise = map[*model.Column]map[string]bool{}
