@@ -153,6 +153,11 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			{q: "products nobody has ever ordered", gold: "SELECT product_id FROM products WHERE product_id NOT IN (SELECT product_id FROM order_items)"},
 			{q: "which employees haven't got any of our customers", gold: `SELECT employee_id FROM employees
 				WHERE employee_id NOT IN (SELECT support_rep_id FROM customers WHERE support_rep_id IS NOT NULL)`},
+			// text patterns, whatever the case
+			{q: "products whose name contains 'fuel'", gold: "SELECT product_id FROM products WHERE LOWER(product_name) LIKE '%fuel%'"},
+			{q: "customers whose last name starts with K", gold: "SELECT customer_id FROM customers WHERE LOWER(last_name) LIKE 'k%'"},
+			{q: "customers in a city containing the substring 'an'", gold: "SELECT customer_id FROM customers WHERE LOWER(city) LIKE '%an%'"},
+			{q: "customers with 'ar' in them", ask: "column_ambiguity"},
 			// durations average, a column named for its unit is a duration
 			{q: "average milliseconds of videos", gold: "SELECT AVG(milliseconds) FROM videos"},
 		},

@@ -206,8 +206,12 @@ func (w *writer) cond(m *model.Model, e *model.Entity, c model.Cond) (string, er
 				return "", err
 			}
 			op := c.Op
-			if op == "!=" {
+			switch op {
+			case "!=":
 				op = "<>"
+			case "like":
+				// a pattern matches whatever the case, in every dialect
+				return "LOWER(" + left + ") LIKE LOWER(" + r + ")", nil
 			}
 			return left + " " + strings.ToUpper(op) + " " + r, nil
 		}

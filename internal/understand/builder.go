@@ -42,6 +42,8 @@ type builder struct {
 	explicitLatest bool
 	bucket         string // "by month": the trend bucket
 	allTime        bool   // "all time" was said
+	// "names that start with J": patterns waiting for the subject
+	patterns []textPattern
 }
 
 // build reads the question pass by pass. The order is the contract
@@ -54,6 +56,7 @@ type builder struct {
 // unknown words last, when everything else has taken its words.
 func (b *builder) build(ctx context.Context) {
 	b.grouped = map[*mention]bool{}
+	b.readPatterns()
 	// what the words mean, before anything is chosen among them
 	b.superlativeColumns()
 	b.markGroupTargets()
@@ -75,6 +78,7 @@ func (b *builder) build(ctx context.Context) {
 	b.sharedNames(ctx)
 	// over which rows
 	b.filters()
+	b.patternFilters()
 	b.columnComparisons()
 	b.numbers()
 	b.columnAgainstColumn()
