@@ -100,6 +100,19 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			{q: "top 2 departments by number of employees", gold: "SELECT department_id FROM employees GROUP BY department_id ORDER BY COUNT(*) DESC LIMIT 2"},
 			{q: "employees by date", gold: "SELECT substr(hire_date, 1, 7), COUNT(*) FROM employees GROUP BY 1"},
 		},
+		// league holds meanings twice: a column split into its own table,
+		// and aggregates precomputed in another; Clarify asks which source
+		"league": {
+			{q: "list the players", gold: "SELECT player_id FROM players"},
+			{q: "name and age of the players", ask: "table_ambiguity"},
+			{q: "name and age of the players", ask: "table_ambiguity", reply: "player ages", gold: "SELECT a.age FROM player_ages a"},
+			{q: "average goals of players", ask: "table_ambiguity"},
+			{q: "average goals of players from Spain", ask: "table_ambiguity", reply: "compute", gold: "SELECT AVG(goals) FROM players WHERE country = 'Spain'"},
+			{q: "average goals of players from Spain", ask: "table_ambiguity", reply: "read", gold: "SELECT avg_goals FROM player_goal_stats WHERE country = 'Spain'"},
+			{q: "players from Spain", gold: "SELECT player_id FROM players WHERE country = 'Spain'"},
+			// a total nothing precomputes is computed without a question
+			{q: "total goals", gold: "SELECT SUM(goals) FROM players"},
+		},
 		// shop reproduces, on a schema of our own, what drafted models got
 		// wrong on public sample databases
 		"shop": {

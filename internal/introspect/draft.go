@@ -76,6 +76,9 @@ type column struct {
 	// columns it is made of
 	expr  fragment
 	parts []*column
+	// sameAs and precomputes name another table's column this one
+	// repeats or summarizes
+	sameAs, precomputes string
 }
 
 // skipped is a table left out of the model, and why.
@@ -162,6 +165,7 @@ func newDrafter(s *Schema) *drafter {
 		d.display(e)
 		d.roles(e)
 	}
+	d.secondSources()
 	d.entitySynonyms()
 	for _, e := range d.ents {
 		for _, c := range e.cols {

@@ -166,6 +166,12 @@ func columnYAML(c *column) string {
 	if c.references != "" {
 		parts = append(parts, "references: "+scalar(c.references))
 	}
+	if c.sameAs != "" {
+		parts = append(parts, "same_as: "+scalar(c.sameAs))
+	}
+	if c.precomputes != "" {
+		parts = append(parts, "precomputes: "+scalar(c.precomputes))
+	}
 	if c.unit != "" {
 		parts = append(parts, "unit: "+scalar(c.unit))
 	}

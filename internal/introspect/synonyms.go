@@ -74,7 +74,8 @@ func (d *drafter) entitySynonyms() {
 			continue
 		}
 		for _, o := range d.ents {
-			if o != e && o.label == w[0] && !d.entityWords[normPhrase(w[1])] {
+			// singer_age is not "age": singers have an age of their own
+			if o != e && o.label == w[0] && !d.entityWords[normPhrase(w[1])] && !hasColumnWord(o, w[1]) {
 				d.entityWords[normPhrase(w[1])] = true
 				e.synonyms = append(e.synonyms, w[1], plural(w[1]))
 				break
@@ -131,6 +132,11 @@ func wordSet(words string) map[string]bool {
 // entity, is dropped.
 func (d *drafter) columnSynonyms(e *entity, c *column) []string {
 	w := c.words
+	if c.precomputes != "" {
+		// "average age" is the average of the ages, asked between the two
+		// sources, not this column by its name
+		return nil
+	}
 	var syn []string
 	add := func(s ...string) { syn = append(syn, s...) }
 	if len(w) > 1 {

@@ -113,6 +113,15 @@ type Column struct {
 	UnitWords []string `yaml:"unit_words,omitempty"`
 	// References is "entity.column" for a foreign key: a join path.
 	References string `yaml:"references,omitempty"`
+	// SameAs names a column ("entity.column") this one repeats: a second
+	// source of one meaning (a table split off another, a denormalized
+	// copy). A question about it asks which source is meant.
+	SameAs string `yaml:"same_as,omitempty"`
+	// Precomputes names a column ("entity.column") whose aggregate this
+	// one holds, Aggregate saying which (avg_age holds the average of
+	// singer.age per country). A question computing that aggregate asks
+	// whether to compute it or read it here.
+	Precomputes string `yaml:"precomputes,omitempty"`
 	// Expr, when set, makes the column computed: a SQL fragment over the
 	// entity's own columns, qualified by its table (a full name:
 	// customers.first_name || ' ' || customers.last_name). It is shown,

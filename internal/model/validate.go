@@ -154,6 +154,17 @@ func (v *validator) column(p string, e *Entity, c *Column, seen map[string]bool)
 	default:
 		v.add(p+".aggregate", "want sum, avg, min or max, got %q", c.Aggregate)
 	}
+	for field, ref := range map[string]string{"same_as": c.SameAs, "precomputes": c.Precomputes} {
+		if ref == "" {
+			continue
+		}
+		if _, err := v.m.ResolveColumn(nil, splitRef(ref)); err != nil || !strings.Contains(ref, ".") {
+			v.add(p+"."+field, "want entity.column of the model, got %q", ref)
+		}
+	}
+	if c.Precomputes != "" && c.Aggregate == "" {
+		v.add(p+".aggregate", "a precomputed column says which aggregate it holds")
+	}
 	if c.Computed() {
 		if c.References != "" || c.Role == RoleID || c.Name == e.Key {
 			v.add(p+".expr", "a computed column cannot be a key or a reference")

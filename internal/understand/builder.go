@@ -58,6 +58,7 @@ func (b *builder) build(ctx context.Context) {
 	b.grouped = map[*mention]bool{}
 	b.readPatterns()
 	// what the words mean, before anything is chosen among them
+	b.aggregateColumns()
 	b.superlativeColumns()
 	b.markGroupTargets()
 	b.contextEntities()
@@ -83,6 +84,7 @@ func (b *builder) build(ctx context.Context) {
 	b.numbers()
 	b.columnAgainstColumn()
 	b.window()
+	b.precomputedSource()
 	// how the answer is shown, and what the model's policies ask for
 	b.ordering()
 	b.projection()

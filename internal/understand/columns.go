@@ -29,6 +29,11 @@ func (b *builder) resolveColumns() {
 		if len(cols) <= 1 {
 			continue
 		}
+		// a meaning the data holds twice (singer.age, singer_age.age)
+		if pair := copyPair(cols); pair != nil {
+			b.sourceSlot(m, pair)
+			continue
+		}
 		// "the names of the battles", "battle names": the entity named
 		// with the word says whose column it is
 		cols = b.boundColumns(m, cols)

@@ -9,6 +9,7 @@ package understand
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,6 +20,37 @@ import (
 
 // superlativeColumns reads "the largest wound area" as the maximum of a
 // column: a superlative followed by a numeric column is an aggregate word.
+// aggregateColumns reads a column named like an aggregate ("Average",
+// "Total") as the aggregate word when a number column follows it: "the
+// average and the maximum capacity" averages the capacity, not the
+// column called Average.
+func (b *builder) aggregateColumns() {
+	for i, m := range b.ms {
+		if m.kind != kColumn || m.end-m.start != 1 {
+			continue
+		}
+		op := ""
+		for fn, ws := range aggWords {
+			if slices.Contains(ws, b.l.texts[m.start]) {
+				op = fn
+			}
+		}
+		if op == "" {
+			continue
+		}
+		for j := i + 1; j < len(b.ms) && j <= i+4; j++ {
+			n := b.ms[j]
+			if n.kind == kColumn && n.entry().column.Numeric() {
+				m.kind, m.entries = kAgg, []entry{{kind: kAgg, op: op}}
+				break
+			}
+			if n.kind != kStop && n.kind != kAgg && n.kind != kList {
+				break
+			}
+		}
+	}
+}
+
 func (b *builder) superlativeColumns() {
 	for i, m := range b.ms {
 		if m.kind != kSuperlative {

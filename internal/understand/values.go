@@ -122,7 +122,7 @@ func (b *builder) resolveValues() {
 		if len(m.vals) <= 1 {
 			continue
 		}
-		narrowed := b.byDirection(m, b.byAdjacentEntity(m, m.vals))
+		narrowed := b.byDirection(m, b.byAdjacentEntity(m, withoutCopies(m.vals)))
 		narrowed = preferByContext(b, narrowed, func(v valCand) *model.Entity { return v.col.Entity() })
 		if !m.partial {
 			// exact in several columns: context decides, else the first column
@@ -154,6 +154,28 @@ func (b *builder) resolveValues() {
 		}
 		b.valueSlot(m)
 	}
+}
+
+// withoutCopies drops the candidates on a column that repeats another
+// candidate's column (same_as): one value, one meaning.
+func withoutCopies(cands []valCand) []valCand {
+	var out []valCand
+	for _, c := range cands {
+		copied := false
+		for _, o := range cands {
+			if o.col != c.col && c.col.SameAs == o.col.Entity().Name+"."+o.col.Name {
+				copied = true
+				break
+			}
+		}
+		if !copied {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return cands
+	}
+	return out
 }
 
 // displayOfOne returns the candidate on its entity's display column when
@@ -332,10 +354,11 @@ func (b *builder) valueSlot(m *mention) {
 	// of patients) are told apart by their table, in label and id
 	titled := map[string]map[*model.Entity]bool{}
 	for _, v := range cands {
-		if titled[v.col.Title()] == nil {
-			titled[v.col.Title()] = map[*model.Entity]bool{}
+		t := strings.ToLower(v.col.Title())
+		if titled[t] == nil {
+			titled[t] = map[*model.Entity]bool{}
 		}
-		titled[v.col.Title()][v.col.Entity()] = true
+		titled[t][v.col.Entity()] = true
 	}
 	for i, v := range cands {
 		if i == 3 && len(cands) > 4 {
@@ -344,7 +367,7 @@ func (b *builder) valueSlot(m *mention) {
 		label, id := v.label, v.col.Name+":"+v.label
 		if !single {
 			label = fmt.Sprintf("%s (%s)", v.label, v.col.Title())
-			if len(titled[v.col.Title()]) > 1 {
+			if len(titled[strings.ToLower(v.col.Title())]) > 1 {
 				label = fmt.Sprintf("%s (%s of %s)", v.label, v.col.Title(), withArticle(v.col.Entity().Singular()))
 				id = v.col.Entity().Name + "." + id
 			}
