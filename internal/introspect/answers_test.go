@@ -171,6 +171,14 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			{q: "customers whose last name starts with K", gold: "SELECT customer_id FROM customers WHERE LOWER(last_name) LIKE 'k%'"},
 			{q: "customers in a city containing the substring 'an'", gold: "SELECT customer_id FROM customers WHERE LOWER(city) LIKE '%an%'"},
 			{q: "customers with 'ar' in them", ask: "column_ambiguity"},
+			// two dates of one row compared
+			{q: "orders shipped after their required date", gold: "SELECT order_id FROM orders WHERE shipped_date > required_date"},
+			// "most" with a number column is the top row by it
+			{q: "which product has the most units in stock", gold: "SELECT product_id FROM products ORDER BY units_in_stock DESC LIMIT 1"},
+			{q: "top 4 products by number of units sold", gold: `SELECT product_id FROM order_items GROUP BY product_id
+				ORDER BY SUM(quantity) DESC LIMIT 4`},
+			{q: "headcount by department", gold: "SELECT department_id, COUNT(*) FROM employees GROUP BY department_id"},
+			{q: "what do all our salaries add up to", gold: "SELECT SUM(salary) FROM employees"},
 			// durations average, a column named for its unit is a duration
 			{q: "average milliseconds of videos", gold: "SELECT AVG(milliseconds) FROM videos"},
 		},

@@ -34,10 +34,20 @@ var (
 // such table the measure is called revenue; with several each is named
 // after its table.
 func (d *drafter) revenue() {
-	type found struct {
-		e               *entity
-		qty, price, off *column
-	}
+	lines := d.lineTables()
+	d.revenueOf(lines)
+}
+
+// lineTable is a table of lines: a quantity and a unit price beside a
+// reference to what they are part of, and maybe a discount.
+type lineTable struct {
+	e               *entity
+	qty, price, off *column
+}
+
+// lineTables finds the tables of lines.
+func (d *drafter) lineTables() []lineTable {
+	type found = lineTable
 	var lines []found
 	for _, e := range d.ents {
 		var f found
@@ -66,6 +76,11 @@ func (d *drafter) revenue() {
 			lines = append(lines, f)
 		}
 	}
+	return lines
+}
+
+// revenueOf drafts the revenue measure of each table of lines.
+func (d *drafter) revenueOf(lines []lineTable) {
 	for _, f := range lines {
 		e := f.e
 		q, p := ref(e.name, f.qty.c.Name), ref(e.name, f.price.c.Name)

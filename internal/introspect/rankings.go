@@ -61,6 +61,13 @@ func (d *drafter) rankings() {
 			}
 		}
 		sort.SliceStable(children, func(i, j int) bool { return children[i].rows > children[j].rows })
+		// "best-selling products": the units their lines sold
+		for _, l := range d.lineTables() {
+			if l.e != e && d.toOne(l.e, e) && len(money) < 3 {
+				money = append(money, rankMetric{id: "units_" + l.e.name, label: "Units sold", column: l.e.name + "." + l.qty.c.Name, agg: "sum"})
+				break
+			}
+		}
 		for _, ch := range children {
 			counts = append(counts, rankMetric{id: "count_" + ch.e.name, label: "Number of " + d.countedLabel(ch.e, e), count: ch.e.name})
 			if len(money) >= 2 {

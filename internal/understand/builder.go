@@ -78,6 +78,7 @@ func (b *builder) build(ctx context.Context) {
 	b.intent()
 	b.sharedNames(ctx)
 	// over which rows
+	b.dateComparisons()
 	b.filters()
 	b.patternFilters()
 	b.columnComparisons()

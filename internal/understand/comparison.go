@@ -642,3 +642,63 @@ func (b *builder) danglingComparisons() {
 		})
 	}
 }
+
+// dateComparisons reads "orders shipped after their required date" and
+// "managers who started before their hire date": two date columns of the
+// rows, one named before "after"/"before"/"later than"/"earlier than" and
+// one after it.
+func (b *builder) dateComparisons() {
+	for i, m := range b.ms {
+		op := ""
+		switch b.words(m) {
+		case "after", "later than", "since":
+			op = ">"
+		case "before", "earlier than", "prior to", "until":
+			op = "<"
+		}
+		if op == "" || m.used {
+			continue
+		}
+		pi, p := b.prev(i)
+		ni, n := b.next(i)
+		if p == nil || n == nil || pi < 0 || ni < 0 {
+			continue
+		}
+		a, c := b.dateColumn(p), b.dateColumn(n)
+		if a == nil || c == nil || a == c || !b.a.model.ToOne(b.q.Base, a.Entity()) || !b.a.model.ToOne(b.q.Base, c.Entity()) {
+			continue
+		}
+		ref := func(col *model.Column) *model.ColumnRef {
+			return &model.ColumnRef{Entity: col.Entity().Name, Column: col.Name}
+		}
+		cond := model.Compare{Left: model.Operand{Column: ref(a)}, Op: op, Right: []model.Operand{{Column: ref(c)}}}
+		f := query.Filter{Entity: a.Entity(), Cond: cond, Slot: "compare:" + a.Name + op + c.Name,
+			Label: fmt.Sprintf("%s %s %s", a.Title(), map[string]string{">": "after", "<": "before"}[op], c.Title())}
+		if a.Entity() != c.Entity() {
+			continue // a condition between two tables' dates is not one row's
+		}
+		f.Start, f.End = b.l.toks[p.start].Start, b.l.toks[n.end-1].End
+		b.q.Filters = append(b.q.Filters, f)
+		p.used, m.used, n.used = true, true, true
+		// a stored value the date's word also spelled is not a condition
+		p.kind, n.kind = kColumn, kColumn
+	}
+}
+
+// dateColumn is the date column a mention's words name, or nil; the
+// words may have been read as a stored value too ("shipped": a status
+// and the shipped date).
+func (b *builder) dateColumn(m *mention) *model.Column {
+	entries := m.entries
+	for _, mt := range b.l.matches(m.start) {
+		if mt.end == m.end {
+			entries = append(entries, mt.entries...)
+		}
+	}
+	for _, e := range entries {
+		if e.kind == kColumn && e.column.Temporal() && b.a.model.Reachable(b.q.Base, e.entity) {
+			return e.column
+		}
+	}
+	return nil
+}

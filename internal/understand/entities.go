@@ -66,8 +66,9 @@ func distinctEntities(es []entry) []*model.Entity {
 }
 
 // related reports how close entity e is to the question's context: 0 named,
-// 1 a many-to-one neighbour of a named entity, 2 connected otherwise, 3
-// not connected to anything named.
+// 1 a many-to-one neighbour of a named entity, 20 and the number of joins
+// to the nearest named entity when connected otherwise, 30 not connected
+// to anything named.
 func (b *builder) related(e *model.Entity) int {
 	for _, c := range b.context {
 		if c == e {
@@ -80,20 +81,26 @@ func (b *builder) related(e *model.Entity) int {
 			return 1
 		}
 	}
+	// connected: the fewer joins away, the closer ("mountain bikes":
+	// products, one step from categories, before their order items)
+	steps := 0
 	for _, c := range b.context {
-		if m.Reachable(c, e) {
-			return 2
+		if p, ok := m.Path(c, e); ok && (steps == 0 || len(p) < steps) {
+			steps = len(p)
 		}
 	}
-	if len(b.context) == 0 {
-		return 2
+	if steps > 0 {
+		return 20 + min(steps, 9)
 	}
-	return 3
+	if len(b.context) == 0 {
+		return 20
+	}
+	return 30
 }
 
 // preferByContext keeps the candidates closest to the question's context.
 func preferByContext[T any](b *builder, items []T, ent func(T) *model.Entity) []T {
-	best := 4
+	best := 100
 	for _, it := range items {
 		best = min(best, b.related(ent(it)))
 	}

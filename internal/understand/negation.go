@@ -105,6 +105,17 @@ func (b *builder) childEntities() {
 			continue
 		}
 		if !b.hasChildren(q.Base, e) {
+			// "employees not assigned to a department": a reference to
+			// the parent that is empty
+			if b.negated(i) {
+				if p, ok := b.a.model.Path(q.Base, e); ok && len(p) == 1 && p[0].ToOne {
+					fk := q.Base.Column(p[0].FromCol)
+					ref := &model.ColumnRef{Entity: q.Base.Name, Column: fk.Name}
+					m.used = true
+					b.addFilter(query.Filter{Entity: q.Base, Cond: model.Compare{Left: model.Operand{Column: ref}, Op: "is null"},
+						Label: "no " + e.Singular(), Slot: "null:" + fk.Name}, m)
+				}
+			}
 			continue
 		}
 		has := false

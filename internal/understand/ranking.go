@@ -47,6 +47,23 @@ func (b *builder) ranking() {
 			}
 		}
 	}
+	// "the book with the most pages", "the movie with the most votes": a
+	// number column of the ranked rows named after "most"
+	if metric == nil && b.rankM.kind == kMost {
+		if _, n := b.next(i); n != nil && n.kind == kColumn {
+			if c := n.entry().column; c.Numeric() && !c.Temporal() && b.a.model.ToOne(r, c.Entity()) {
+				fn := "max"
+				if b.rankM.entry().op == "min" {
+					fn = "min"
+				}
+				metric = &query.Agg{Func: fn, Column: c, Label: c.Title()}
+				n.used = true
+				if b.subjectM != nil && b.singular(b.subjectM) {
+					limit = 1
+				}
+			}
+		}
+	}
 	// "the most patients": count of another entity named after "most"
 	if metric == nil {
 		if _, n := b.next(i); n != nil && n.kind == kEntity && n != b.subjectM {
@@ -354,6 +371,15 @@ func (b *builder) byMetric(r *model.Entity) *query.Agg {
 		}
 		switch n.kind {
 		case kCount:
+			// "by number of units sold": the quantity of the lines that
+			// reach the ranked rows
+			if _, u := b.next(b.idx(n)); u != nil && (u.kind == kUnit || b.words(u) == "copies" || b.words(u) == "items") {
+				if c := b.soldQuantity(r); c != nil {
+					metric = &query.Agg{Func: "sum", Column: c, Label: "units sold"}
+					n.used, u.used = true, true
+					break
+				}
+			}
 			// "by number of tickets": how many related rows each has
 			if _, e := b.next(b.idx(n)); e != nil && e.kind == kEntity {
 				if ce := b.entityOfQuiet(e); ce != nil && ce != r {
@@ -496,4 +522,29 @@ func (b *builder) whichColumnTop(aggM *mention) bool {
 		return true
 	}
 	return false
+}
+
+// soldQuantity is the quantity column of the lines that reach r through
+// many-to-one steps (order_items.quantity for products), the nearest one;
+// nil when there is none.
+func (b *builder) soldQuantity(r *model.Entity) *model.Column {
+	var best *model.Column
+	bestLen := 0
+	for _, e := range b.a.model.Entities {
+		if e == r {
+			continue
+		}
+		p, ok := b.a.model.Path(e, r)
+		if !ok || !model.ToOnePath(p) {
+			continue
+		}
+		for _, c := range e.Columns {
+			w := " " + strings.ToLower(humanizeName(c.Name)) + " "
+			if c.Role == model.RoleMeasure && c.Numeric() && (strings.Contains(w, " quantity ") || strings.Contains(w, " qty ") ||
+				strings.Contains(w, " units ")) && !strings.Contains(w, " stock ") && (best == nil || len(p) < bestLen) {
+				best, bestLen = c, len(p)
+			}
+		}
+	}
+	return best
 }

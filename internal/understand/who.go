@@ -44,7 +44,8 @@ func isPerson(e *model.Entity) bool {
 func (b *builder) asksWho() bool {
 	for _, m := range b.ms {
 		switch b.words(m) {
-		case "who", "whom", "whose", "кто":
+		case "who", "whom", "whose", "кто", "everyone", "everybody", "anyone", "anybody", "someone", "somebody",
+			"people", "persons", "headcount", "head count":
 			return true
 		}
 	}
@@ -59,6 +60,15 @@ func (b *builder) asksWho() bool {
 // sales rep of a customer).
 func (b *builder) whoSubject() {
 	s := b.q.Subject
+	if s == nil && b.asksWho() {
+		// "everyone hired in March 1995": the people the data holds
+		if p := b.onlyPeople(); p != nil {
+			b.q.Subject, b.in.Subject = p, p
+			b.addContext(p)
+			b.dropSubjectSlot()
+		}
+		return
+	}
 	if s == nil || isPerson(s) || !b.asksWho() {
 		return
 	}
@@ -184,4 +194,46 @@ func (b *builder) selfReferenceQuiet(i int, e *model.Entity) *model.Column {
 		m.used = used[j]
 	}
 	return c
+}
+
+// onlyPeople returns the entity of people when the question names none:
+// the one the question's words belong to, else the only one.
+func (b *builder) onlyPeople() *model.Entity {
+	var people []*model.Entity
+	for _, e := range b.a.model.Entities {
+		if isPerson(e) && e.Key != "" {
+			people = append(people, e)
+		}
+	}
+	for _, p := range people {
+		for _, c := range b.context {
+			if c == p {
+				return p
+			}
+		}
+	}
+	// the people who belong to what the question names (a department's
+	// employees)
+	for _, p := range people {
+		for _, c := range b.context {
+			if _, ok := b.a.model.ChildPath(c, p); ok && b.a.model.ToOne(p, c) {
+				return p
+			}
+		}
+	}
+	if len(people) == 1 {
+		return people[0]
+	}
+	return nil
+}
+
+// dropSubjectSlot removes the question about the subject once it is known.
+func (b *builder) dropSubjectSlot() {
+	out := b.in.Slots[:0]
+	for _, s := range b.in.Slots {
+		if s.Key != "subject" {
+			out = append(out, s)
+		}
+	}
+	b.in.Slots = out
 }

@@ -6,6 +6,7 @@ package understand
 var countWords = []string{
 	"how many", "number of", "count", "count of", "total number of", "the number of", "tally",
 	"how much of", "quantity of", // "quantity of" only when no column claims it
+	"headcount", "head count",
 	"сколько", "количество", "число",
 }
 
@@ -25,7 +26,8 @@ var shadowableCounts = []string{"quantity of"}
 
 var aggWords = map[string][]string{
 	"avg": {"average", "avg", "mean", "typical", "средний", "среднее", "средняя", "в среднем"},
-	"sum": {"total", "sum", "sum of", "combined", "overall", "суммарный", "сумма", "итого", "общий", "общая"},
+	"sum": {"total", "sum", "sum of", "combined", "overall", "add up to", "adds up to", "added up", "in all",
+		"суммарный", "сумма", "итого", "общий", "общая"},
 	"max": {"highest", "maximum", "max", "peak", "greatest", "максимальный", "максимальная", "наибольший", "самый высокий"},
 	"min": {"lowest", "minimum", "min", "least", "минимальный", "минимальная", "наименьший", "самый низкий"},
 }
@@ -54,7 +56,7 @@ var byWords = []string{"by", "broken down by", "grouped by", "group by", "split 
 var perWords = []string{"per", "for each", "for every", "each", "by each", "для каждого", "на каждый", "в разбивке по"}
 
 var notWords = []string{"not", "no", "non", "without", "excluding", "except", "other than", "never", "nobody", "no one",
-	"none", "nothing", "не", "без", "кроме"}
+	"none", "nothing", "outside", "outside of", "apart from", "besides", "не", "без", "кроме"}
 
 var cmpWords = map[string][]string{
 	">":       {"over", "above", "more than", "greater than", "higher than", "larger than", "bigger than", "longer than", "heavier than", "older than", "costlier than", "pricier than", "later than", "exceeding", "exceeds", "exceed", "in excess of", "больше", "более", "свыше", "выше", "больше чем"},
@@ -88,7 +90,7 @@ var historyWords = []string{"history", "all", "over time", "trend", "changes", "
 
 // genericWords name data in general without naming an entity.
 var genericWords = []string{"data", "info", "information", "records", "record", "rows", "row", "entries", "entry",
-	"people", "persons", "folks", "individuals",
+	"people", "persons", "folks", "individuals", "everyone", "everybody", "anyone", "anybody", "someone", "somebody",
 	"details", "detail", "stuff", "everything", "things", "thing", "values", "numbers", "figures", "stats",
 	"statistics", "database", "table contents", "events", "event", "cases", "instances", "occurrences", "situations",
 	"данные", "информация", "записи"}
@@ -125,6 +127,8 @@ var stopWords = []string{
 	"find out", "figure out", "interested", "help", "quick", "quickly", "greetings", "cheers",
 	// verbs that relate two things and say no condition of their own: the
 	// value after them does ("courses taught by Nikolai Kowalski")
+	"look after", "looks after", "looking after", "looked after", "take care of", "takes care of", "in charge of",
+	"responsible for",
 	"taught", "teach", "teaches", "assigned", "managed", "manages", "owned", "owns", "written", "wrote",
 	"authored", "driven", "drove", "drives", "supervised", "treated", "attended", "visited", "worked",
 	"works", "belonging", "associated", "related", "linked", "responsible", "live", "lives", "living",

@@ -1,7 +1,8 @@
-// Package gazetteer knows the other names of places: a country's codes
-// and the adjective for its people ("French" for France, "UK" for the
-// United Kingdom), a continent's adjective ("Asian"), a US state's postal
-// code ("Texas" for TX). It is a leaf of understanding: the linker asks it
+// Package gazetteer knows the other names of common stored values: a
+// country's codes and the adjective for its people ("French" for France,
+// "UK" for the United Kingdom), a continent's adjective ("Asian"), a US
+// state's postal code ("Texas" for TX), the letters genders are stored as
+// ("female" for F). It is a leaf of understanding: the linker asks it
 // for the other names of a word that matches no stored value, so that
 // "customers in Texas" finds the state stored as TX and "Spanish
 // speaking countries" finds Spanish or Spain.
@@ -38,7 +39,8 @@ var names = func() map[string][]string {
 // finds them stored, but they never stand for the place.
 var wordCodes = map[string]bool{"in": true, "me": true, "or": true, "ok": true, "hi": true, "de": true, "id": true,
 	"la": true, "pa": true, "co": true, "al": true, "ma": true, "oh": true, "ar": true, "am": true, "ne": true,
-	"mo": true, "mi": true, "nor": true, "can": true, "per": true, "pan": true, "col": true, "ind": true, "ga": true}
+	"mo": true, "mi": true, "nor": true, "can": true, "per": true, "pan": true, "col": true, "ind": true, "ga": true,
+	"m": true, "f": true}
 
 // places lists one place per line: its names, codes and the adjective of
 // its people or language, separated by "|".
@@ -197,4 +199,6 @@ West Virginia|WV
 Wisconsin|WI
 Wyoming|WY
 District of Columbia|DC|Washington DC
+Female|F|Woman|Women
+Male|M|Man|Men
 `

@@ -245,6 +245,7 @@ func TestVerbForm(t *testing.T) {
 		{"lost", true, true}, {"won", true, true}, {"departing", true, true}, {"arriving", true, true},
 		{"winning", true, true}, {"carried", true, true}, {"spoken", true, true}, {"aired", true, true},
 		{"live", true, false}, {"lives", true, false}, {"arrives", true, false},
+		{"shipped", true, true}, {"ordering", true, true}, {"ship", false, false}, {"orders", false, false},
 		{"weather", false, false}, {"open", false, false}, {"price", false, false}, {"spanish", false, false},
 	} {
 		verb, un := text.VerbForm(tc.w)

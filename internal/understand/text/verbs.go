@@ -17,13 +17,27 @@ func VerbForm(w string) (verb, unambiguous bool) {
 	case verbBase[w]:
 		return true, false
 	}
+	inflected := strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing")
 	for _, b := range verbBases(w) {
-		if verbBase[b] {
-			return true, strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing")
+		if verbBase[b] || inflected && nounVerbs[b] {
+			return true, inflected
 		}
 	}
 	return false, false
 }
+
+// nounVerbs are verbs far more often read as nouns of data ("ship",
+// "order"): only their -ed and -ing forms ("shipped", "ordering") count.
+var nounVerbs = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`ship order book rate price cost name list record rank stock play score review
+		total count file post mark tag label group sort plan budget bill invoice
+		charge fund sign star title type date time schedule contract license host head chair staff house
+		room seat table`) {
+		m[w] = true
+	}
+	return m
+}()
 
 // verbBases returns the base forms a regular inflection of w may come
 // from: -s/-es, -ed/-d, -ing, with a final e restored and a doubled
