@@ -76,6 +76,20 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			// one way to rank authors: by their books, an assumption
 			{q: "top authors", gold: "SELECT author_id FROM books GROUP BY author_id ORDER BY COUNT(*) DESC, author_id LIMIT 10", says: "number of books"},
 			{q: "loans by date", ask: "column_ambiguity"},
+			// a column of calendar years takes a period: "born" names it
+			{q: "authors born before 1950", gold: "SELECT author_id FROM authors WHERE birth_year < 1950"},
+			{q: "books published in 1975", gold: "SELECT book_id FROM books WHERE publication_year = 1975"},
+			{q: "how many books came out after 1990", gold: "SELECT COUNT(*) FROM books WHERE publication_year >= 1991"},
+			// one period per question: a second is asked about, not dropped
+			{q: "books published before 1950 and books published after 2000", ask: "unknown_term"},
+			// an adjective that names a kind of number orders by it; a
+			// birth year runs the other way, and an unknown one is last
+			{q: "the oldest author", gold: "SELECT author_id FROM authors WHERE birth_year = 1890"},
+			{q: "the youngest author", gold: "SELECT author_id FROM authors WHERE birth_year = 1977"},
+			{q: "the cheapest book", gold: "SELECT book_id FROM books ORDER BY price, book_id LIMIT 1"},
+			// the rows with the extreme, not the extreme itself
+			{q: "the book with the highest price", gold: "SELECT book_id FROM books ORDER BY price DESC, book_id LIMIT 1"},
+			{q: "what is the highest price of books", gold: "SELECT MAX(price) FROM books"},
 		},
 		"hr": {
 			{q: "list employees", gold: "SELECT employee_id FROM employees"},
@@ -116,6 +130,19 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 		// shop reproduces, on a schema of our own, what drafted models got
 		// wrong on public sample databases
 		"shop": {
+			// the row with the extreme, with a parent's column shown
+			{q: "the product with the highest list price and its category name", gold: "SELECT p.product_id, c.category_name FROM products p JOIN categories c ON c.category_id = p.category_id ORDER BY p.list_price DESC LIMIT 1"},
+			// "in" after the entity is the word, not the state IN
+			{q: "customers in France", gold: "SELECT customer_id FROM customers WHERE country = 'France'"},
+			{q: "customers in state IN", gold: "SELECT customer_id FROM customers WHERE state = 'IN'"},
+			// the youngest has the latest birth date
+			{q: "who is the youngest employee", gold: "SELECT employee_id FROM employees WHERE birth_date = (SELECT MAX(birth_date) FROM employees)"},
+			{q: "the oldest employee", gold: "SELECT employee_id FROM employees WHERE birth_date = (SELECT MIN(birth_date) FROM employees)"},
+			// a comparative's kind is found on related rows
+			{q: "categories with products heavier than 20", gold: "SELECT DISTINCT category_id FROM products WHERE weight_kg > 20"},
+			// no column holds an age: the number is asked about, never
+			// compared with the salary
+			{q: "employees older than 40", ask: "unknown_term"},
 			// a table without a key is an entity (its rows are listed and counted)
 			{q: "how many product tags are there", gold: "SELECT COUNT(*) FROM product_tags"},
 			{q: "product tags per tag", gold: "SELECT tag, COUNT(*) FROM product_tags GROUP BY tag"},

@@ -72,6 +72,8 @@ type column struct {
 	values     bool // values: {source: database}
 	// trueValue and falseValue are a text flag's stored values ("Y", "N")
 	trueValue, falseValue string
+	// grain is "year" for a column of calendar years
+	grain string
 	// expr is set for a computed column (a full name); parts are the
 	// columns it is made of
 	expr  fragment

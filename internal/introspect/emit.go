@@ -172,6 +172,9 @@ func columnYAML(c *column) string {
 	if c.precomputes != "" {
 		parts = append(parts, "precomputes: "+scalar(c.precomputes))
 	}
+	if c.grain != "" {
+		parts = append(parts, "grain: "+c.grain)
+	}
 	if c.unit != "" {
 		parts = append(parts, "unit: "+scalar(c.unit))
 	}

@@ -78,6 +78,7 @@ func TestDraftColumns(t *testing.T) {
 		schema, entity, column string
 		role, typ              string
 		references, aggregate  string
+		grain                  string
 		values                 bool
 		label                  string
 		synonyms               []string
@@ -86,7 +87,8 @@ func TestDraftColumns(t *testing.T) {
 		{schema: "library", entity: "authors", column: "author_id", role: "id", typ: "integer", synonyms: []string{"author id"}},
 		{schema: "library", entity: "authors", column: "name", role: "name", typ: "text", values: true},
 		{schema: "library", entity: "authors", column: "country", role: "dimension", typ: "text", values: true},
-		{schema: "library", entity: "authors", column: "birth_year", role: "measure", typ: "integer", aggregate: "avg", notSynonyms: []string{"year"}},
+		// a column of calendar years: a period compares it, nothing sums it
+		{schema: "library", entity: "authors", column: "birth_year", role: "dimension", typ: "integer", grain: "year", synonyms: []string{"born"}, notSynonyms: []string{"year"}},
 		{schema: "library", entity: "books", column: "author_id", role: "id", typ: "integer", references: "authors.author_id"},
 		{schema: "library", entity: "books", column: "title", role: "name", typ: "text", values: true},
 		{schema: "library", entity: "books", column: "genre", role: "dimension", typ: "text", values: true},
@@ -140,7 +142,7 @@ func TestDraftColumns(t *testing.T) {
 			}
 			for _, f := range []struct{ field, got, want string }{
 				{"role", c.Role, tc.role}, {"type", c.Type, tc.typ}, {"references", c.References, tc.references},
-				{"aggregate", c.Aggregate, tc.aggregate}, {"label", c.Label, tc.label},
+				{"aggregate", c.Aggregate, tc.aggregate}, {"label", c.Label, tc.label}, {"grain", c.Grain, tc.grain},
 			} {
 				if f.got != f.want {
 					t.Errorf("%s = %q, want %q", f.field, f.got, f.want)

@@ -3,6 +3,7 @@ package introspect
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
@@ -311,6 +312,10 @@ func (d *drafter) roles(e *entity) {
 			// 'Y'/'N', 'yes'/'no', '1'/'0' stored as text
 			c.role = model.RoleFlag
 			c.trueValue, c.falseValue = textFlag(c)[0], textFlag(c)[1]
+		case yearsHeld(c):
+			// birth_year, open_year: calendar years a period compares
+			// ("born before 1945"), grouped by, never summed
+			c.role, c.grain = model.RoleDimension, model.GrainYear
 		case c.kind == KindInteger && timeNamed(c.words):
 			c.role = model.RoleText
 			d.note(fmt.Sprintf("%s.%s: named like a time but holds integers (epoch seconds?): left as text", e.name, c.c.Name))
@@ -325,6 +330,38 @@ func (d *drafter) roles(e *entity) {
 			c.label = flagLabel(c.words)
 		}
 	}
+}
+
+// yearsHeld reports whether a number or text column holds calendar
+// years: named with "year" (not "years", a duration) and, when the
+// sample was read, its median a year between 1000 and 2999 and no value
+// past 2999 (a school year 1 to 12 is not a calendar year).
+func yearsHeld(c *column) bool {
+	if !hasWord(c.words, "year", "yr") || hasWord(c.words, "id", "code", "key") {
+		return false
+	}
+	isYear := func(v float64) bool { return v >= 1000 && v <= 2999 && v == float64(int64(v)) }
+	switch c.kind {
+	case KindInteger, KindReal, KindNumeric:
+		// most values modern years, none in the future's far side; a few
+		// BC years (negative) are years too
+		if q := c.c.Quantiles; len(q) > 0 {
+			return isYear(q[len(q)/2]) && q[0] >= -9999 && q[len(q)-1] <= 2999
+		}
+		return c.c.Min == 0 && c.c.Max == 0 || isYear(float64(c.c.Min)) && isYear(float64(c.c.Max))
+	case KindText:
+		if len(c.c.Samples) == 0 {
+			return false
+		}
+		for _, s := range c.c.Samples {
+			v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+			if err != nil || !isYear(v) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // number sets the role of a numeric column: identifiers and codes are ids

@@ -142,6 +142,15 @@ func (d *drafter) columnSynonyms(e *entity, c *column) []string {
 	if len(w) > 1 {
 		add(strings.Join(w, " "))
 	}
+	// birth_year is when they were "born", open_year when "opened"
+	if c.grain != "" {
+		core := slices.DeleteFunc(slices.Clone(w), func(x string) bool { return x == "year" || x == "yr" || x == "of" })
+		if len(core) == 1 {
+			if p := participle(core[0]); p != "" && p != core[0] {
+				add(p)
+			}
+		}
+	}
 	stripped := stripEntity(w, e)
 	switch c.role {
 	case model.RoleID:

@@ -229,3 +229,41 @@ func printable(s string) bool {
 	}
 	return true
 }
+
+// TestDraftYearColumns checks which columns are drafted as calendar years
+// (grain: year): named for a year and holding years, as numbers or text.
+func TestDraftYearColumns(t *testing.T) {
+	t.Parallel()
+	years := func(c *introspect.Column, q ...float64) *introspect.Column {
+		c.Quantiles = q
+		return c
+	}
+	s := &introspect.Schema{Dialect: model.SQLite, Tables: []*introspect.Table{
+		table("museums", 40, []string{"id"}, col("id", "INTEGER", 40), col("name", "TEXT", 40),
+			years(col("birth_year", "REAL", 30), 1901, 1930, 1950, 1961, 1970, 1988, 1999),
+			years(col("founded_year", "INTEGER", 30), -1523, 1200, 1800, 1900, 1950, 1980, 1994),
+			col("open_year", "TEXT", 12, "1999", "2008", "2013"),
+			years(col("school_year", "INTEGER", 12), 1, 2, 4, 6, 8, 10, 12),
+			years(col("years_open", "INTEGER", 30), 1, 5, 10, 20, 30, 50, 80),
+			col("year_code", "TEXT", 3, "Y1", "Y2"),
+			years(col("model_year", "INTEGER", 30), 1970, 1972, 1975, 1977, 1979, 1981, 3100)),
+	}}
+	_, m := draft(t, s, "museums")
+	e := m.Entity("museums")
+	for name, want := range map[string]bool{"birth_year": true, "founded_year": true, "open_year": true,
+		"school_year": false, "years_open": false, "year_code": false, "model_year": false} {
+		c := e.Column(name)
+		if c == nil {
+			t.Fatalf("no column %s", name)
+		}
+		if got := c.HoldsYears(); got != want {
+			t.Errorf("%s holds years = %v, want %v", name, got, want)
+		}
+	}
+	if c := e.Column("birth_year"); !slices.Contains(c.Synonyms, "born") || c.Aggregate != "" {
+		t.Errorf("birth_year: synonyms %q, aggregate %q; want \"born\" and no aggregate", c.Synonyms, c.Aggregate)
+	}
+	if c := e.Column("open_year"); !slices.Contains(c.Synonyms, "opened") || c.FromDatabase() {
+		t.Errorf("open_year: synonyms %q, values from the database %v; want \"opened\" and none", c.Synonyms, c.FromDatabase())
+	}
+}

@@ -162,6 +162,8 @@ var participles = map[string]string{
 	"cancellation": "cancelled", "signup": "signed up", "begin": "began", "end": "ended", "stop": "stopped",
 	"plan": "planned", "drop": "dropped", "log": "logged", "split": "split", "set": "set", "put": "put",
 	"done": "done", "do": "done", "finish": "finished", "complete": "completed",
+	"open": "opened", "opening": "opened", "production": "produced", "manufacture": "manufactured",
+	"construction": "built", "foundation": "founded", "founding": "founded", "release": "released",
 	"hire": "hired", "fire": "fired", "issue": "issued", "close": "closed", "receive": "received",
 	"write": "written", "send": "sent", "take": "taken", "give": "given", "make": "made", "pick": "picked",
 	"dispatch": "dispatched", "modification": "modified", "update": "updated", "insert": "inserted",

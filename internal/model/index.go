@@ -126,6 +126,9 @@ func (c *Column) Temporal() bool {
 	return c.Role == RoleTime || c.Type == "date" || c.Type == "timestamp"
 }
 
+// HoldsYears reports whether the column holds calendar years (grain: year).
+func (c *Column) HoldsYears() bool { return c.Grain == GrainYear }
+
 // Computed reports whether the column is an expression, not stored.
 func (c *Column) Computed() bool { return !c.Expr.IsZero() }
 

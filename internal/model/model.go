@@ -89,6 +89,9 @@ const (
 	RoleText      = "text"      // free text, never matched as values
 )
 
+// GrainYear is the grain of a column holding calendar years.
+const GrainYear = "year"
+
 // Column is one column of an entity.
 type Column struct {
 	Name string `yaml:"name"`
@@ -111,6 +114,10 @@ type Column struct {
 	// Unit of a measure ("cm²") and words that name it in questions.
 	Unit      string   `yaml:"unit,omitempty"`
 	UnitWords []string `yaml:"unit_words,omitempty"`
+	// Grain "year" says the column holds calendar years as numbers or
+	// text (1974, "2009"), not dates: a period in a question ("before
+	// 1980", "in 2009") compares its years.
+	Grain string `yaml:"grain,omitempty"`
 	// References is "entity.column" for a foreign key: a join path.
 	References string `yaml:"references,omitempty"`
 	// SameAs names a column ("entity.column") this one repeats: a second

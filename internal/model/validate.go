@@ -139,6 +139,13 @@ func (v *validator) column(p string, e *Entity, c *Column, seen map[string]bool)
 	default:
 		v.add(p+".type", "type %q is not one of text, integer, real, numeric, date, timestamp, boolean", c.Type)
 	}
+	switch {
+	case c.Grain == "":
+	case c.Grain != GrainYear:
+		v.add(p+".grain", "grain %q is not year", c.Grain)
+	case c.Temporal():
+		v.add(p+".grain", "grain year is for a number or text column of years; %s holds dates", c.Name)
+	}
 	if c.References != "" {
 		i := strings.IndexByte(c.References, '.')
 		if i < 0 {

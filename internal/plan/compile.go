@@ -3,6 +3,7 @@ package plan
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -190,12 +191,7 @@ func (c *compiler) restrict() error {
 	if tw := q.Window; tw != nil {
 		if _, ok := excluded[tw.Column.Entity()]; ok {
 			windowIn = tw.Column.Entity()
-			if tw.Window.From != "" {
-				windowConds = append(windowConds, c.w.col(tw.Column)+" >= "+c.w.param(tw.Window.From))
-			}
-			if tw.Window.To != "" {
-				windowConds = append(windowConds, c.w.col(tw.Column)+" < "+c.w.param(tw.Window.To))
-			}
+			windowConds = c.windowConds(tw)
 		}
 	}
 	for _, f := range q.Filters {
@@ -261,15 +257,8 @@ func (c *compiler) restrict() error {
 		c.where = append(c.where, s)
 	}
 	if tw := q.Window; tw != nil && windowIn == nil {
-		parts := []string{}
 		e := tw.Column.Entity()
-		if tw.Window.From != "" {
-			parts = append(parts, c.w.col(tw.Column)+" >= "+c.w.param(tw.Window.From))
-		}
-		if tw.Window.To != "" {
-			parts = append(parts, c.w.col(tw.Column)+" < "+c.w.param(tw.Window.To))
-		}
-		for _, p := range parts {
+		for _, p := range c.windowConds(tw) {
 			if c.reach(e) {
 				c.where = append(c.where, p)
 			} else {
@@ -887,7 +876,10 @@ func (c *compiler) rank() (*Plan, error) {
 		}
 		cols := c.listColumns()
 		for _, col := range cols {
-			c.addColumn(col)
+			// a parent's column asked to be shown joins the parent
+			if c.reach(col.Entity()) {
+				c.addColumn(col)
+			}
 		}
 		if !contains(cols, r.Metric.Column) {
 			c.addColumn(r.Metric.Column)
@@ -949,4 +941,40 @@ func CompileCount(m *model.Model, q *query.Query, d model.Dialect, opt Options) 
 		return "", nil, c.w.err
 	}
 	return sql, args, nil
+}
+
+// windowConds are the conditions a period puts on its column: dates from
+// From (inclusive) to To (exclusive), or, for a column holding calendar
+// years, the years the period touches ("before 1980" on a year column is
+// year < 1980; "since March 2020" keeps 2020).
+func (c *compiler) windowConds(tw *query.TimeFilter) []string {
+	var out []string
+	col := c.w.col(tw.Column)
+	if !tw.Column.HoldsYears() {
+		if tw.Window.From != "" {
+			out = append(out, col+" >= "+c.w.param(tw.Window.From))
+		}
+		if tw.Window.To != "" {
+			out = append(out, col+" < "+c.w.param(tw.Window.To))
+		}
+		return out
+	}
+	year := func(d string) any {
+		y, _ := strconv.Atoi(d[:min(4, len(d))])
+		if tw.Column.Numeric() {
+			return int64(y)
+		}
+		return fmt.Sprintf("%04d", y) // a text column of years compares as text
+	}
+	if tw.Window.From != "" {
+		out = append(out, col+" >= "+c.w.param(year(tw.Window.From)))
+	}
+	if to := tw.Window.To; to != "" {
+		if strings.HasSuffix(to, "-01-01") {
+			out = append(out, col+" < "+c.w.param(year(to)))
+		} else {
+			out = append(out, col+" <= "+c.w.param(year(to)))
+		}
+	}
+	return out
 }

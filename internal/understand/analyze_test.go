@@ -282,6 +282,9 @@ entities:
 		"high schoolers living in texas":             "filter: highschooler: state is TX",
 		"french high schoolers":                      "filter: highschooler: country is France",
 		"high schoolers from the UK":                 "", // no stored value: asked below
+		// the entity before "in" does not make it the code IN
+		"high schoolers in France":   "filter: highschooler: country is France",
+		"high schoolers in state IN": "filter: highschooler: state is IN",
 	} {
 		in, err := an.Analyze(context.Background(), q, understand.Settings{Now: demotest.AsOf})
 		if err != nil {

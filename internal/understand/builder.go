@@ -60,6 +60,7 @@ func (b *builder) build(ctx context.Context) {
 	// what the words mean, before anything is chosen among them
 	b.aggregateColumns()
 	b.superlativeColumns()
+	b.dimensionAggregates()
 	b.markGroupTargets()
 	b.contextEntities()
 	b.resolveColumns()
@@ -75,6 +76,7 @@ func (b *builder) build(ctx context.Context) {
 	}
 	// what it computes
 	b.negatedMeasures()
+	b.dimensionSuperlatives()
 	b.intent()
 	b.sharedNames(ctx)
 	// over which rows

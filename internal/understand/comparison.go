@@ -152,9 +152,6 @@ func (b *builder) numberFilter(nc numberComparison) {
 	if nc.hi != nil {
 		nc.hi.used = true
 	}
-	if len(cols) > 1 && p != nil && p.kind == kCmp {
-		cols = byComparatorKind(b.words(p), cols)
-	}
 	var col *model.Column
 	switch {
 	case len(cols) == 1:
@@ -269,6 +266,9 @@ func (b *builder) numberColumns(cmpIdx, last int, unit string) []*model.Column {
 		// a unit no column declares ("140 mg/dL"): the subject's numbers
 		return b.numberColumns(-1, last, "")
 	}
+	if cmpIdx >= 0 && b.ms[cmpIdx].kind == kCmp {
+		return b.byComparatorKind(b.words(b.ms[cmpIdx]), cands)
+	}
 	return cands
 }
 
@@ -322,32 +322,27 @@ func (b *builder) numberColumnSlot(words string, cols []*model.Column) *model.Co
 	return nil
 }
 
-// comparatorKinds are comparatives that say what kind of number they
-// compare, and the words of such columns' names: "cheaper than 10" is a
-// price, "longer than 45" a duration or a length.
-var comparatorKinds = map[string][]string{
-	"cheaper": {"price", "cost", "amount", "fee", "salary", "total", "value", "revenue", "usd", "eur", "gbp"},
-	"pricier": {"price", "cost", "amount", "fee"}, "costlier": {"price", "cost", "amount", "fee"},
-	"longer":  {"duration", "length", "minutes", "hours", "days", "seconds", "km", "miles", "distance", "pages"},
-	"shorter": {"duration", "length", "minutes", "hours", "days", "seconds", "km", "miles", "distance", "pages"},
-	"heavier": {"weight", "kg", "lb", "mass"}, "lighter": {"weight", "kg", "lb", "mass"},
-}
-
-// byComparatorKind keeps the columns a comparative's kind names, when
-// some do.
-func byComparatorKind(words string, cols []*model.Column) []*model.Column {
+// byComparatorKind narrows the columns a number may be about, none named,
+// to those of a dimension comparative's kind ("lighter than 3500" →
+// weight), looking at related rows when none of cols has it. No column
+// of the kind leaves nothing to compare (the number is then asked
+// about), except for size words, which say "a bigger number" as well.
+func (b *builder) byComparatorKind(words string, cols []*model.Column) []*model.Column {
 	first, _, _ := strings.Cut(words, " ")
-	kinds, ok := comparatorKinds[first]
-	if !ok {
+	d, ok := dimensionWords[first]
+	if !ok || superlativeForm(first) {
 		return cols
 	}
 	var out []*model.Column
 	for _, c := range cols {
-		if nameHasWord(c, kinds) {
+		if hasAnyWord(columnWords(c), d.kinds) {
 			out = append(out, c)
 		}
 	}
 	if len(out) == 0 {
+		out = b.comparativeColumns(first)
+	}
+	if len(out) == 0 && d.generic {
 		return cols
 	}
 	return out

@@ -7,7 +7,10 @@
 
 package understand
 
-import "github.com/clarify-sql/clarify/internal/query"
+import (
+	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/query"
+)
 
 // intentWords are the first mention of each kind of word the intent is
 // read from; nil when the question has none.
@@ -198,7 +201,8 @@ func (b *builder) readTopRows(w intentWords) bool {
 func (b *builder) readWhichHighest(w intentWords) bool {
 	// "which customer has the highest credit limit", and "who has the
 	// highest salary", which names no entity but asks for people
-	if !extreme(w.agg) || !(b.subjectM != nil && b.whichBefore(b.subjectM) || b.subjectM == nil && b.asksWho() && isPerson(b.q.Subject)) {
+	if !extreme(w.agg) || !(b.subjectM != nil && b.whichBefore(b.subjectM) || b.subjectM == nil && b.asksWho() && isPerson(b.q.Subject) ||
+		b.hasTheExtreme(w.agg) || b.withItsColumns(w.agg)) {
 		return false
 	}
 	agg := b.aggTarget(w.agg)
@@ -208,10 +212,78 @@ func (b *builder) readWhichHighest(w intentWords) bool {
 	b.rankMetric(agg, w.agg)
 	q := b.q
 	q.Intent = query.IntentTop
-	q.Rank = &query.Rank{Entity: q.Subject, Metric: *agg, Desc: w.agg.entry().op == "max", Limit: 1}
+	limit := 1
+	if b.subjectM != nil && !b.whichBefore(b.subjectM) && !b.singular(b.subjectM) {
+		limit = b.topLimit(q.Subject) // "the countries with the highest population"
+	}
+	q.Rank = &query.Rank{Entity: q.Subject, Metric: *agg, Desc: w.agg.entry().op == "max", Limit: limit}
 	b.baseForMetric(agg)
 	b.groups()
 	return true
+}
+
+// withItsColumns reports whether a question asks for an extreme and other
+// columns of the row that has it: "the smallest version number and its
+// template type code" is that template, not the minimum alone. A group
+// word ("per", "by") makes it an extreme per group instead.
+func (b *builder) withItsColumns(agg *mention) bool {
+	if b.has(kPer) != nil || b.has(kBy) != nil || b.q.Subject == nil {
+		return false
+	}
+	_, target := b.next(b.idx(agg))
+	if target == nil || target.kind != kColumn {
+		return false
+	}
+	for i, m := range b.ms {
+		if m.kind != kColumn || m == target || m.used || b.grouped[m] || b.whichBefore(m) {
+			continue
+		}
+		// a name, a code or a date of the row, listed with the extreme
+		// ("and its", ","); another number ("the highest price and the
+		// average weight") is an aggregate too
+		c := m.entry().column
+		if c == target.entry().column || c.Role == model.RoleMeasure || !b.a.model.ToOne(b.q.Subject, c.Entity()) {
+			continue
+		}
+		from, to := m.end, agg.start
+		if i > b.idx(target) {
+			from, to = target.end, m.start
+		}
+		for k := from; k < to; k++ {
+			switch b.l.texts[k] {
+			case "and", ",", "its", "their", "with":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasLinks are the words that tie an entity to the extreme it has: "the
+// country with the highest population", "players whose earnings are the
+// highest".
+var hasLinks = map[string]bool{"with": true, "has": true, "have": true, "had": true, "having": true, "whose": true}
+
+// hasTheExtreme reports whether the extreme word follows the subject
+// through "with"/"that has"/"having": the rows that have it are wanted,
+// not the extreme itself.
+func (b *builder) hasTheExtreme(agg *mention) bool {
+	s := b.subjectM
+	if s == nil || agg.start < s.end {
+		return false
+	}
+	linked := false
+	for k := s.end; k < agg.start; k++ {
+		w := b.l.texts[k]
+		switch {
+		case hasLinks[w]:
+			linked = true
+		case w == "that" || w == "which" || w == "who" || w == "the" || w == "a" || w == "an":
+		default:
+			return false
+		}
+	}
+	return linked
 }
 
 // readCountedQuantity: "how many shares", the sum of a quantity column.

@@ -150,6 +150,25 @@ type lexicon struct {
 	root  trie
 	vocab map[string]bool // every stem in the trie
 	words map[string]bool // the model's own words as written (typo targets)
+	// short are the 4- to 6-letter words of entity and column names, which
+	// may be shortened words ("indep", "prereq")
+	short map[string]bool
+}
+
+// abbreviated returns the name word a long word not in the vocabulary
+// starts with, when the schema shortened it: "independence" → "indep",
+// "prerequisite" → "prereq". The longest such word wins; words under 8
+// letters are never read as abbreviated.
+func (l *lexicon) abbreviated(w string) (string, bool) {
+	if len(w) < 8 {
+		return "", false
+	}
+	for n := 6; n >= 4; n-- {
+		if l.short[w[:n]] {
+			return w[:n], true
+		}
+	}
+	return "", false
 }
 
 func (l *lexicon) add(phrase string, e entry) {
@@ -160,6 +179,9 @@ func (l *lexicon) add(phrase string, e entry) {
 		l.vocab[t.Stem] = true
 		if e.model && t.Kind == text.Word {
 			l.words[t.Text] = true
+			if n := len(t.Text); (e.kind == kEntity || e.kind == kColumn) && n >= 4 && n <= 6 {
+				l.short[t.Text] = true
+			}
 		}
 	}
 	e.text = strings.Join(texts, " ")
@@ -171,7 +193,7 @@ func (l *lexicon) add(phrase string, e entry) {
 }
 
 func newLexicon(m *model.Model) *lexicon {
-	l := &lexicon{vocab: map[string]bool{}, words: map[string]bool{}}
+	l := &lexicon{vocab: map[string]bool{}, words: map[string]bool{}, short: map[string]bool{}}
 	l.addBuiltins(m)
 	l.addModel(m)
 	l.dropShadowedCounts()

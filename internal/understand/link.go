@@ -103,7 +103,9 @@ func (l *linker) known(i int) bool {
 // correctTypos replaces words no vocabulary knows by the one word of the
 // model or of the data within one edit ("pateints" → "patients"). Only
 // words of five letters or more are corrected, and only into the model's
-// own words and values: built-in function words are never targets.
+// own words and values: built-in function words are never targets. A long
+// word a schema shortened ("independence" for indep) is read as the
+// shortened name word.
 //
 // Words a time expression reads ("march 2005") are known words: they are
 // never corrected into a stored value that looks like them.
@@ -122,7 +124,9 @@ func (l *linker) correctTypos() {
 		}
 		fixed, ok := l.vx.Correct(t.Text)
 		if !ok || len([]rune(fixed)) < 5 {
-			continue
+			if fixed, ok = l.a.lex.abbreviated(t.Text); !ok {
+				continue
+			}
 		}
 		l.fuzzy[i] = t.Text
 		l.texts[i], l.stems[i], l.vstems[i] = fixed, text.Stem(fixed), text.ValueStem(fixed)
@@ -201,13 +205,15 @@ func (l *linker) candidates(i int) []*mention {
 		}
 		vh, hit := values[mt.end-i]
 		static := l.staticMention(i, mt)
-		if hit && fillerOnly(mt.entries) && !l.ownerNear(i, mt.end, vh.IDs) {
+		if hit && fillerOnly(mt.entries) && !l.ownerNear(i, mt.end, vh.IDs, true) {
 			// "in", "on", "me": a stored code spelled like a filler ("IN"
-			// for India, "ON" for Ontario) needs its column or entity named
+			// for India, "ON" for Ontario) needs its column named
+			// ("country code IN"): "countries in Asia" names the entity
+			// before an ordinary "in"
 			delete(values, mt.end-i)
 			hit = false
 		}
-		if hit && (!hasModelEntry(mt.entries) || vh.Text && !l.surfaceMatch(i, mt) || l.ownerNear(i, mt.end, vh.IDs)) {
+		if hit && (!hasModelEntry(mt.entries) || vh.Text && !l.surfaceMatch(i, mt) || l.ownerNear(i, mt.end, vh.IDs, false)) {
 			out = append(out, l.valueMention(i, mt.end, vh.IDs))
 			delete(values, mt.end-i)
 			hit = false
@@ -264,13 +270,14 @@ func (l *linker) placeNames(i int, values map[int]valueindex.Hit) {
 // ownerNear reports whether the word right after [i, end), or right
 // before it, names the entity or the column one of the values belongs to:
 // "the Sales department" is the department called Sales, whatever else
-// "sales" means in the model (a revenue measure).
-func (l *linker) ownerNear(i, end int, ids []int32) bool {
+// "sales" means in the model (a revenue measure). With columnOnly only the
+// column counts.
+func (l *linker) ownerNear(i, end int, ids []int32, columnOnly bool) bool {
 	owns := func(es []entry) bool {
 		for _, e := range es {
 			for _, id := range ids {
 				c := l.vx.Entry(id).Column
-				if e.kind == kEntity && e.entity == c.Entity() || e.kind == kColumn && e.column == c {
+				if e.kind == kEntity && e.entity == c.Entity() && !columnOnly || e.kind == kColumn && e.column == c {
 					return true
 				}
 			}

@@ -31,7 +31,12 @@ func (b *builder) window() {
 			b.allTime = true
 			continue
 		}
-		if b.q.Window != nil {
+		if w := b.q.Window; w != nil {
+			if w.Window.Label != m.window.Label {
+				// "opened before 2009 and after 2011" needs two sets of
+				// rows; one period per question is all a filter holds
+				b.periodSlot(m, fmt.Sprintf("I can apply one period per question, and %q already is.", w.Window.Label))
+			}
 			continue
 		}
 		if tc := b.namedDate(i); tc != nil {
@@ -117,7 +122,7 @@ func (b *builder) namedDate(i int) *model.Column {
 			continue
 		}
 		c := x.entry().column
-		if !c.Temporal() || !b.a.model.Reachable(b.q.Base, c.Entity()) {
+		if !c.Temporal() && !c.HoldsYears() || !b.a.model.Reachable(b.q.Base, c.Entity()) {
 			continue
 		}
 		// a parent's date named with a generic word ("recorded") does not
@@ -162,14 +167,71 @@ func (b *builder) setWindow(e *model.Entity, w timeexpr.Window, m *mention) {
 		}
 	}
 	if tc == nil {
-		b.in.Warnings = append(b.in.Warnings, fmt.Sprintf("nothing in the question has a date to apply %q to", w.Label))
+		tc = b.yearColumn(e, m)
+	}
+	if tc == nil {
+		b.periodSlot(m, fmt.Sprintf("Nothing in the question has a date to apply %q to.", b.words(m)))
 		return
 	}
 	if b.q.Window != nil {
 		return // the first period named wins
 	}
 	b.q.Window = &query.TimeFilter{Column: tc, Window: w}
-	_ = m
+}
+
+// yearColumn is the column of years a period applies to when nothing in
+// play has a date: "singers born before 1945" (birth_year), "cars made in
+// 1974" (year). The entity's own, else the base's, else another in play;
+// asked when one entity has several.
+func (b *builder) yearColumn(e *model.Entity, m *mention) *model.Column {
+	for _, x := range append([]*model.Entity{e, b.q.Base}, b.entitiesInPlay()...) {
+		if x == nil {
+			continue
+		}
+		var cols []*model.Column
+		for _, c := range x.Columns {
+			if c.HoldsYears() {
+				cols = append(cols, c)
+			}
+		}
+		switch {
+		case len(cols) == 1:
+			return cols[0]
+		case len(cols) > 1:
+			return b.yearColumnSlot(b.words(m), cols)
+		}
+	}
+	return nil
+}
+
+// yearColumnSlot asks which column of years a period is about.
+func (b *builder) yearColumnSlot(words string, cols []*model.Column) *model.Column {
+	sl := &Slot{Key: "year:" + words, Kind: KindColumn, Priority: Important, Text: words, Ask: true, Confidence: 0.5,
+		Context: fmt.Sprintf("%s have %d years %q could be about.", cols[0].Entity().PluralLabel(), len(cols), words)}
+	var entries []entry
+	for _, c := range cols {
+		sl.Options = append(sl.Options, &Option{ID: c.Entity().Name + "." + c.Name, Label: columnLabel(c), column: c})
+		entries = append(entries, entry{kind: kColumn, column: c, entity: c.Entity()})
+	}
+	sl.Options[0].BestGuess = true
+	sl.Question = fmt.Sprintf("Which year is %q about: the %s, or another?", words, strings.ToLower(sl.Options[0].Label))
+	if o := b.settle(sl, func(t string) (*Option, string) { return b.parseColumnAnswer(t, entries) }); o != nil {
+		return o.column
+	}
+	return nil
+}
+
+// periodSlot asks about a period that cannot be applied (why says why):
+// answering without it would drop a condition the user stated.
+func (b *builder) periodSlot(m *mention, why string) {
+	words := b.words(m)
+	sl := &Slot{Key: "unknown:" + words, Kind: KindUnknown, Priority: Important, Text: words, Ask: true, Confidence: 0.4,
+		Context:  why,
+		Question: fmt.Sprintf("Which date should %q apply to? Say it again naming the date, or should I leave it out?", words),
+		Options:  []*Option{{ID: "ignore", Label: fmt.Sprintf("Leave %q out", words), ignore: true, BestGuess: true}}}
+	b.settle(sl, func(answer string) (*Option, string) {
+		return &Option{ID: "use:" + answer, Label: answer, rewrite: answer}, ""
+	})
 }
 
 // optionWindow turns a model's "last" value ("30 days", "today") into a window.

@@ -59,10 +59,10 @@ var notWords = []string{"not", "no", "non", "without", "excluding", "except", "o
 	"none", "nothing", "outside", "outside of", "apart from", "besides", "не", "без", "кроме"}
 
 var cmpWords = map[string][]string{
-	">":       {"over", "above", "more than", "greater than", "higher than", "larger than", "bigger than", "longer than", "heavier than", "older than", "costlier than", "pricier than", "later than", "exceeding", "exceeds", "exceed", "in excess of", "больше", "более", "свыше", "выше", "больше чем"},
+	">":       {"over", "above", "more than", "greater than", "higher than", "larger than", "bigger than", "longer than", "heavier than", "older than", "taller than", "richer than", "faster than", "wider than", "costlier than", "pricier than", "later than", "exceeding", "exceeds", "exceed", "in excess of", "больше", "более", "свыше", "выше", "больше чем"},
 	">=":      {"at least", "minimum of", "or more", "не менее", "не меньше"},
 	"<=":      {"at most", "no more than", "up to", "maximum of", "or less", "не более", "не больше"},
-	"<":       {"under", "below", "less than", "fewer than", "lower than", "smaller than", "shorter than", "lighter than", "younger than", "cheaper than", "earlier than", "меньше", "менее", "ниже", "меньше чем"},
+	"<":       {"under", "below", "less than", "fewer than", "lower than", "smaller than", "shorter than", "lighter than", "younger than", "cheaper than", "poorer than", "slower than", "narrower than", "earlier than", "меньше", "менее", "ниже", "меньше чем"},
 	"=":       {"equal to", "equals", "exactly", "равно", "ровно"},
 	"between": {"between", "from", "in the range", "ranging from", "между", "от"},
 }

@@ -176,7 +176,7 @@ INSERT INTO customers (customer_id, first_name, last_name, company, email, passw
   (12, 'Ryan', 'Foster', 'Emerald City Bikes', 'ryan.foster@example.com', 'e335178796f1939b21a73fb89f3ff2476a1ce493b3d31d573f686cb37e81338f', 'Seattle', 'WA', 'USA', 7, 12000.00),
   (13, 'Emily', 'Nguyen', NULL, 'emily.nguyen@example.com', '20cb9525353e3a7836f93af51d9ad1a73678bb3d09b0d6f85c1d2c88aa5640d5', 'San Diego', 'CA', 'USA', 6, 3000.00),
   (14, 'Carlos', 'Vega', NULL, 'carlos.vega@example.com', 'fbe76672ba78aeb40193111245f46822b320d34412d1b098793a9a1548016de7', 'San Diego', 'CA', 'USA', 7, NULL),
-  (15, 'Jessica', 'Park', NULL, 'jessica.park@example.com', '74fa2dabbe0bda68878d29248e7f78075c74416da3fa9bf3da395d492cc5ec5f', 'Houston', 'TX', 'USA', 6, 2000.00),
+  (15, 'Jessica', 'Park', NULL, 'jessica.park@example.com', '74fa2dabbe0bda68878d29248e7f78075c74416da3fa9bf3da395d492cc5ec5f', 'Indianapolis', 'IN', 'USA', 6, 2000.00),
   (16, 'Tyler', 'Scott', 'Scott Film Studios', 'tyler.scott@example.com', 'ea19daede4035bf51ed4a053c7fda95f1216afb5a8d48647b68efa9b3ccc8313', 'Los Angeles', 'CA', 'USA', 7, 8000.00),
   (17, 'Megan', 'Ross', NULL, 'megan.ross@example.com', '36c682bab2f2e82690b20418fc04248b743a54d07753562b23ffba2e6dc5e84e', 'Spokane', 'WA', 'USA', 6, 1500.00),
   (18, 'Brian', 'Cole', NULL, 'brian.cole@example.com', '092af35e826239b0b4a66f868952d2230af977e72d0bec078ab5946260264443', 'San Francisco', 'CA', 'USA', 7, 5000.00),
