@@ -164,7 +164,11 @@ func (e *Engine) turn(ctx context.Context, req Request) (*Outcome, error) {
 	}
 	req.progress("route", time.Since(tRoute))
 	if d.Unanswerable != nil {
-		return nil, &Error{Code: CodeUnanswerable, Message: d.Unanswerable.Question}
+		msg := d.Unanswerable.Question
+		if c := d.Unanswerable.Context; c != "" && !strings.Contains(msg, c) {
+			msg = c + " " + msg // why it cannot be answered, then what would answer it
+		}
+		return nil, &Error{Code: CodeUnanswerable, Message: msg}
 	}
 	if d.ScopeMissing != nil {
 		return nil, &Error{Code: CodeScopeRequired, Message: fmt.Sprintf("the question must name which %s it is about (%s)", strings.TrimPrefix(d.ScopeMissing.Text, "which "), d.ScopeMissing.Context)}

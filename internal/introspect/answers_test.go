@@ -132,6 +132,8 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 		"shop": {
 			// the row with the extreme, with a parent's column shown
 			{q: "the product with the highest list price and its category name", gold: "SELECT p.product_id, c.category_name FROM products p JOIN categories c ON c.category_id = p.category_id ORDER BY p.list_price DESC LIMIT 1"},
+			// an average of text is asked about, never answered as a list
+			{q: "the average city of customers", ask: "column_ambiguity"},
 			// "in" after the entity is the word, not the state IN
 			{q: "customers in France", gold: "SELECT customer_id FROM customers WHERE country = 'France'"},
 			{q: "customers in state IN", gold: "SELECT customer_id FROM customers WHERE state = 'IN'"},

@@ -45,6 +45,10 @@ func (b *builder) aggTarget(aggM *mention) *query.Agg {
 		}
 		return nil
 	}
+	// "the average horsepower" when horsepower is text: not another number
+	if _, n := b.next(start); n != nil && n.kind == kColumn && !n.used && !b.grouped[n] && !n.entry().column.Numeric() && op != "max" && op != "min" {
+		return nil
+	}
 	for i := start + 1; i < len(b.ms) && i <= start+4; i++ {
 		if a := try(b.ms[i]); a != nil {
 			return a
@@ -69,6 +73,43 @@ func (b *builder) aggTarget(aggM *mention) *query.Agg {
 		return &query.Agg{Func: op, Column: only, Label: aggWord(op) + " " + only.Title()}
 	}
 	return nil
+}
+
+// aggregateSlot asks what an aggregate word with nothing to compute is
+// of ("the average horsepower" when horsepower is stored as text): the
+// numbers of the entities in play are offered, none as a best guess.
+// Answering a list instead would drop the word; another number would
+// answer another question.
+func (b *builder) aggregateSlot(aggM *mention) *query.Agg {
+	op := aggM.entry().op
+	words := b.words(aggM)
+	why := fmt.Sprintf("Nothing named after %q is a number I can compute it over.", words)
+	if _, n := b.next(b.idx(aggM)); n != nil && n.kind == kColumn && !n.entry().column.Numeric() {
+		c := n.entry().column
+		why = fmt.Sprintf("%s is not stored as a number, so I cannot compute its %s.", c.Title(), aggWord(op))
+		words += " " + b.words(n)
+		n.used = true
+	}
+	aggM.used = true
+	sl := &Slot{Key: "aggregate:" + words, Kind: KindColumn, Priority: Important, Text: words, Ask: true, Confidence: 0.4, Context: why}
+	var entries []entry
+	for _, e := range b.entitiesInPlay() {
+		for _, c := range e.Columns {
+			if c.Role == model.RoleMeasure && c.Numeric() && len(sl.Options) < 4 {
+				sl.Options = append(sl.Options, &Option{ID: e.Name + "." + c.Name, Label: columnLabel(c), column: c, entity: e})
+				entries = append(entries, entry{kind: kColumn, column: c, entity: e})
+			}
+		}
+	}
+	sl.Options = append(sl.Options, &Option{ID: "ignore", Label: fmt.Sprintf("Leave %q out", words), ignore: true})
+	// another number would answer another question: only the user picks
+	sl.NoGuess = true
+	sl.Question = fmt.Sprintf("What should %q be computed over?", words)
+	o := b.settle(sl, func(t string) (*Option, string) { return b.parseColumnAnswer(t, entries) })
+	if o == nil || o.column == nil {
+		return nil
+	}
+	return &query.Agg{Func: op, Column: o.column, Label: aggWord(op) + " " + o.column.Title()}
 }
 
 func aggWord(op string) string {

@@ -339,6 +339,10 @@ func (b *builder) readAggregate(w intentWords) bool {
 		// "total orders": a count
 		q.Intent = query.IntentCount
 		q.Agg = &query.Agg{Func: "count", Label: "number of " + q.Subject.PluralLabel()}
+	} else if agg := b.aggregateSlot(w.agg); agg != nil {
+		q.Intent = query.IntentAggregate
+		q.Agg = agg
+		b.baseForMetric(agg)
 	}
 	return true
 }
