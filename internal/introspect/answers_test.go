@@ -186,6 +186,8 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 				(SELECT employee_id FROM employees WHERE first_name = 'Nina' AND last_name = 'Patel')`},
 			{q: "who works in the Warehouse department", gold: `SELECT employee_id FROM employees e
 				JOIN departments d ON d.department_id = e.department_id WHERE d.department_name = 'Warehouse'`},
+			// a department called IT, named before its entity
+			{q: "who works in the IT department", gold: "SELECT employee_id FROM employees WHERE department_id = 5"},
 			{q: "who is the support rep of Frank Miller", gold: `SELECT e.employee_id FROM employees e JOIN customers c
 				ON c.support_rep_id = e.employee_id WHERE c.first_name = 'Frank' AND c.last_name = 'Miller'`},
 			{q: "who reports to Kowalski", ask: "value_ambiguity"},

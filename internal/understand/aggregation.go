@@ -45,9 +45,18 @@ func (b *builder) aggTarget(aggM *mention) *query.Agg {
 		}
 		return nil
 	}
+	_, n := b.next(start)
 	// "the average horsepower" when horsepower is text: not another number
-	if _, n := b.next(start); n != nil && n.kind == kColumn && !n.used && !b.grouped[n] && !n.entry().column.Numeric() && op != "max" && op != "min" {
+	if n != nil && n.kind == kColumn && !n.used && !b.grouped[n] && !n.entry().column.Numeric() && op != "max" && op != "min" {
 		return nil
+	}
+	// "the highest salary" right after the word, where salaries is a table
+	// the subject reading took: its number column of the same name
+	if n != nil && n.kind == kEntity && !b.grouped[n] {
+		if c := b.namesakeColumn(n); c != nil {
+			n.used = true
+			return &query.Agg{Func: op, Column: c, Label: aggWord(op) + " " + c.Title()}
+		}
 	}
 	for i := start + 1; i < len(b.ms) && i <= start+4; i++ {
 		if a := try(b.ms[i]); a != nil {
@@ -71,6 +80,27 @@ func (b *builder) aggTarget(aggM *mention) *query.Agg {
 	}
 	if only != nil {
 		return &query.Agg{Func: op, Column: only, Label: aggWord(op) + " " + only.Title()}
+	}
+	return nil
+}
+
+// namesakeColumn is the number column an entity mention also names: the
+// salaries table's salary, the ratings table's rating.
+func (b *builder) namesakeColumn(m *mention) *model.Column {
+	e := b.entityOfQuiet(m)
+	if e == nil {
+		return nil
+	}
+	w := text.StemPhrase(b.words(m))
+	for _, c := range e.Columns {
+		if c.Role != model.RoleMeasure || !c.Numeric() {
+			continue
+		}
+		for _, n := range append([]string{humanizeName(c.Name), c.Label}, c.Synonyms...) {
+			if n != "" && text.StemPhrase(n) == w {
+				return c
+			}
+		}
 	}
 	return nil
 }

@@ -271,13 +271,14 @@ func (l *linker) placeNames(i int, values map[int]valueindex.Hit) {
 // before it, names the entity or the column one of the values belongs to:
 // "the Sales department" is the department called Sales, whatever else
 // "sales" means in the model (a revenue measure). With columnOnly only the
-// column counts.
+// column counts before the value: "countries in" names no code IN, "the
+// IT department" does name the department IT.
 func (l *linker) ownerNear(i, end int, ids []int32, columnOnly bool) bool {
-	owns := func(es []entry) bool {
+	owns := func(es []entry, entityToo bool) bool {
 		for _, e := range es {
 			for _, id := range ids {
 				c := l.vx.Entry(id).Column
-				if e.kind == kEntity && e.entity == c.Entity() && !columnOnly || e.kind == kColumn && e.column == c {
+				if e.kind == kEntity && e.entity == c.Entity() && entityToo || e.kind == kColumn && e.column == c {
 					return true
 				}
 			}
@@ -285,13 +286,13 @@ func (l *linker) ownerNear(i, end int, ids []int32, columnOnly bool) bool {
 		return false
 	}
 	for _, mt := range l.matches(end) {
-		if owns(mt.entries) {
+		if owns(mt.entries, true) {
 			return true
 		}
 	}
 	for j := i - 1; j >= 0 && j >= i-3; j-- {
 		for _, mt := range l.matches(j) {
-			if mt.end == i && owns(mt.entries) {
+			if mt.end == i && owns(mt.entries, !columnOnly) {
 				return true
 			}
 		}

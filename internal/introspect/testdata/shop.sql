@@ -118,7 +118,8 @@ INSERT INTO departments (department_id, department_name, manager_id) VALUES
   (1, 'Sales', 2),
   (2, 'Support', 6),
   (3, 'Warehouse', 8),
-  (4, 'Management', 1);
+  (4, 'Management', 1),
+  (5, 'IT', 10);
 
 INSERT INTO employees (employee_id, first_name, last_name, job_title, department_id, reports_to, hire_date, birth_date, salary) VALUES
   (1, 'Robert', 'Hale', 'General Manager', 4, NULL, '2023-01-02', '1971-04-12', 98000.00),
@@ -130,7 +131,7 @@ INSERT INTO employees (employee_id, first_name, last_name, job_title, department
   (7, 'Derek', 'Lin', 'Support Agent', 2, 6, '2023-04-03', '1995-12-01', 39500.00),
   (8, 'Marta', 'Silva', 'Warehouse Clerk', 3, 1, '2023-01-04', '1979-03-08', 38000.00),
   (9, 'Jake', 'Turner', 'Warehouse Clerk', 3, 8, '2023-05-15', '1998-08-21', 35500.00),
-  (10, 'Priya', 'Raman', 'IT Staff', 4, 1, '2023-02-20', '1991-10-10', 61000.00);
+  (10, 'Priya', 'Raman', 'IT Staff', 5, 1, '2023-02-20', '1991-10-10', 61000.00);
 
 INSERT INTO categories (category_id, category_name) VALUES
   (1, 'Road Bikes'),

@@ -1,0 +1,65 @@
+package understand_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/clarify-sql/clarify/internal/demo/demotest"
+	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/understand"
+)
+
+// TestNumbersNamedIndirectly: a number named by an adjective of its kind
+// ("tallest", "lighter than") or by the table it is the namesake of ("the
+// highest salary" where salaries is a table) is what the question
+// computes; an average of text is asked about.
+func TestNumbersNamedIndirectly(t *testing.T) {
+	m, err := model.Parse("staff.yaml", []byte(`source: staff
+entities:
+  - name: employees
+    key: id
+    display: name
+    columns:
+      - {name: id, role: id}
+      - {name: name, role: name}
+      - {name: city, role: dimension}
+      - {name: birth_date, role: time, type: date}
+      - {name: height_cm, role: measure, type: integer, unit: cm}
+  - name: salaries
+    key: id
+    columns:
+      - {name: id, role: id}
+      - {name: employee_id, role: id, references: employees.id}
+      - {name: salary, role: measure, type: integer}
+  - name: parcels
+    key: id
+    columns:
+      - {name: id, role: id}
+      - {name: sender_id, role: id, references: employees.id}
+      - {name: weight, role: measure, type: real}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	an := understand.New(m, nil)
+	for q, want := range map[string][]string{
+		"the highest salary ever paid":              {"aggregate: max(salaries.salary)"},
+		"the tallest employee":                      {"order: height_cm desc=true", "limit: 1"},
+		"the youngest employees":                    {"order: birth_date desc=true"},
+		"employees taller than 180":                 {"filter: employees: height cm > 180"},
+		"employees who sent parcels lighter than 2": {"parcels: weight < 2"},
+		"average city of employees":                 {"slot aggregate:average city [column_ambiguity/important] ASK"},
+	} {
+		in, err := an.Analyze(context.Background(), q, understand.Settings{Now: demotest.AsOf})
+		if err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		d := understand.Describe(in)
+		for _, w := range want {
+			if !strings.Contains(d, w) {
+				t.Errorf("%q: want %q in\n%s", q, w, d)
+			}
+		}
+	}
+}
