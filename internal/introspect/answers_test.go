@@ -181,6 +181,12 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 				GROUP BY customer_id ORDER BY COUNT(*) DESC, customer_id LIMIT 3`},
 			{q: "best 3 products", ask: "ranking_metric", reply: "revenue", gold: `SELECT product_id FROM order_items
 				GROUP BY product_id ORDER BY SUM(quantity * unit_price * (1 - discount)) DESC LIMIT 3`},
+			// a reply in the user's words: a metric's column, or a metric
+			// typed with its aggregate word
+			{q: "best 3 products", ask: "ranking_metric", reply: "quantity", gold: `SELECT product_id FROM order_items
+				GROUP BY product_id ORDER BY SUM(quantity) DESC LIMIT 3`},
+			{q: "top 3 customers", ask: "ranking_metric", reply: "total amount", gold: `SELECT customer_id FROM payments
+				GROUP BY customer_id ORDER BY SUM(amount) DESC LIMIT 3`},
 			// "who" asks for people; a table may refer to itself
 			{q: "who reports to Nina Patel", gold: `SELECT employee_id FROM employees WHERE reports_to =
 				(SELECT employee_id FROM employees WHERE first_name = 'Nina' AND last_name = 'Patel')`},

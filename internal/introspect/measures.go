@@ -53,6 +53,7 @@ func (d *drafter) lineTables() []lineTable {
 		var f found
 		f.e = e
 		refs := 0
+		var listPrice *column
 		for _, c := range e.cols {
 			if c.references != "" {
 				refs++
@@ -64,13 +65,20 @@ func (d *drafter) lineTables() []lineTable {
 			switch {
 			case f.qty == nil && anyPhrase(phrase, qtyWords) && !hasWord(c.words, notSold...):
 				f.qty = c
-			case anyPhrase(phrase, priceWords) && !hasWord(c.words, "list", "retail", "recommended", "cost", "avg", "average",
+			case anyPhrase(phrase, priceWords) && hasWord(c.words, "list", "retail") && !hasWord(c.words, "total", "avg", "average"):
+				listPrice = c
+			case anyPhrase(phrase, priceWords) && !hasWord(c.words, "recommended", "cost", "avg", "average",
 				"total", "amount", "line", "extended", "subtotal", "sum") &&
 				(f.price == nil || hasWord(c.words, "unit", "each")):
 				f.price = c
 			case f.off == nil && hasWord(c.words, "discount") && len(c.c.Quantiles) > 0 && c.c.Quantiles[6] <= 100:
 				f.off = c
 			}
+		}
+		// a line's only price is what it sold at, even called a list price
+		// (a catalog's list price has no quantity and reference beside it)
+		if f.price == nil {
+			f.price = listPrice
 		}
 		if f.qty != nil && f.price != nil && refs > 0 {
 			lines = append(lines, f)

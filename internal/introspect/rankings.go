@@ -68,8 +68,16 @@ func (d *drafter) rankings() {
 				break
 			}
 		}
+		labels := map[string]bool{}
 		for _, ch := range children {
-			counts = append(counts, rankMetric{id: "count_" + ch.e.name, label: "Number of " + d.countedLabel(ch.e, e), count: ch.e.name})
+			// two link tables to the same kind of rows (employees, and the
+			// job history naming them) are told apart by their own names
+			label := "Number of " + d.countedLabel(ch.e, e)
+			if labels[label] {
+				label = "Number of " + ch.e.plural
+			}
+			labels[label] = true
+			counts = append(counts, rankMetric{id: "count_" + ch.e.name, label: label, count: ch.e.name})
 			if len(money) >= 2 {
 				continue
 			}

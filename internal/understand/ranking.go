@@ -7,6 +7,7 @@ package understand
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
@@ -236,13 +237,21 @@ func (b *builder) parseRankAnswer(r *model.Entity) func(string) (*Option, string
 	return func(answer string) (*Option, string) {
 		key := text.StemPhrase(answer)
 		// a metric the ranking offers, named in part ("revenue", "orders")
+		// or by its column ("quantity" for units sold)
 		for _, x := range b.a.model.Rankings {
 			if x.Entity != r.Name {
 				continue
 			}
 			var hits []*model.RankingMetric
 			for _, mt := range x.Metrics {
-				if key != "" && strings.Contains(" "+text.StemPhrase(mt.Label)+" ", " "+key+" ") {
+				if key == "" {
+					continue
+				}
+				named := strings.Contains(" "+text.StemPhrase(mt.Label)+" ", " "+key+" ")
+				if agg, _ := b.rankingMetric(mt); !named && agg != nil && agg.Column != nil {
+					named = namesColumn(key, agg.Column) || strings.Contains(" "+text.StemPhrase(splitName(agg.Column.Name))+" ", " "+key+" ")
+				}
+				if named {
 					hits = append(hits, mt)
 				}
 			}
@@ -261,13 +270,70 @@ func (b *builder) parseRankAnswer(r *model.Entity) func(string) (*Option, string
 				}
 			}
 		}
-		for _, c := range r.Columns {
-			if c.Numeric() && text.StemPhrase(c.Title()) == key {
-				return &Option{ID: "col:" + c.Name, Label: c.Title(), metric: &query.Agg{Func: "max", Column: c, Label: c.Title()}}, ""
-			}
+		if o := b.typedMetric(r, answer); o != nil {
+			return o, ""
 		}
 		return nil, fmt.Sprintf("%q is not a way I know to rank %s", answer, r.PluralLabel())
 	}
+}
+
+// namesColumn reports whether the stemmed words name the column.
+func namesColumn(key string, c *model.Column) bool {
+	for _, w := range append([]string{humanizeName(c.Name), splitName(c.Name), c.Title()}, c.Synonyms...) {
+		if w != "" && text.StemPhrase(w) == key {
+			return true
+		}
+	}
+	return false
+}
+
+// typedMetric reads a metric the user typed in answer to "how should I
+// rank": "total salary", "average rating", "number of orders", "price"
+// — a number column of the ranked rows or of rows that belong to them,
+// with its aggregate word, or a count of such rows.
+func (b *builder) typedMetric(r *model.Entity, answer string) *Option {
+	words := strings.Fields(text.Normalize(answer))
+	fn := ""
+	if len(words) > 1 {
+		for op, ws := range aggWords {
+			if slices.Contains(ws, words[0]) {
+				fn, words = op, words[1:]
+			}
+		}
+		if fn == "" && len(words) > 2 && words[0] == "number" && words[1] == "of" {
+			fn, words = "count", words[2:]
+		}
+	}
+	key := text.StemPhrase(strings.Join(words, " "))
+	m := b.a.model
+	for _, e := range m.Entities {
+		if e != r && !m.ToOne(e, r) {
+			continue
+		}
+		if e != r && (fn == "count" || fn == "") {
+			for _, w := range append([]string{e.Name, e.Label, e.PluralLabel()}, e.Synonyms...) {
+				if w != "" && text.StemPhrase(w) == key {
+					return &Option{ID: "count:" + e.Name, Label: "Number of " + e.PluralLabel(),
+						metric: &query.Agg{Func: "count", Measure: countMeasure(e), Label: "number of " + e.PluralLabel()}}
+				}
+			}
+		}
+		if fn == "count" {
+			continue
+		}
+		for _, c := range e.Columns {
+			if !c.Numeric() || c.Role == model.RoleID || !namesColumn(key, c) {
+				continue
+			}
+			f := fn
+			if f == "" {
+				f = columnAgg(c, r)
+			}
+			label := aggWord(f) + " " + c.Title()
+			return &Option{ID: "col:" + e.Name + "." + c.Name + ":" + f, Label: capitalize(label), metric: &query.Agg{Func: f, Column: c, Label: label}}
+		}
+	}
+	return nil
 }
 
 // sameMeasure reports whether two measures compute the same thing (the
