@@ -113,6 +113,9 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			{q: "employees who joined in 2022", gold: "SELECT employee_id FROM employees WHERE hire_date >= '2022-01-01' AND hire_date < '2023-01-01'"},
 			{q: "top 2 departments by number of employees", gold: "SELECT department_id FROM employees GROUP BY department_id ORDER BY COUNT(*) DESC LIMIT 2"},
 			{q: "employees by date", gold: "SELECT substr(hire_date, 1, 7), COUNT(*) FROM employees GROUP BY 1"},
+			// manager_id read from how people say it, both ways
+			{q: "who reports to Amara Adeyemi", gold: "SELECT employee_id FROM employees WHERE manager_id = 1"},
+			{q: "who is Felix Wagner's manager", gold: "SELECT manager_id FROM employees WHERE employee_id = 6"},
 		},
 		// league holds meanings twice: a column split into its own table,
 		// and aggregates precomputed in another; Clarify asks which source
@@ -197,6 +200,10 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			{q: "who is the support rep of Frank Miller", gold: `SELECT e.employee_id FROM employees e JOIN customers c
 				ON c.support_rep_id = e.employee_id WHERE c.first_name = 'Frank' AND c.last_name = 'Miller'`},
 			{q: "who reports to Kowalski", ask: "value_ambiguity"},
+			// the other way: the row Nina Patel refers to
+			{q: "who is Nina Patel's manager", gold: `SELECT reports_to FROM employees WHERE first_name = 'Nina' AND last_name = 'Patel'`},
+			{q: "the manager of Nina Patel", gold: `SELECT reports_to FROM employees WHERE first_name = 'Nina' AND last_name = 'Patel'`},
+			{q: "employees managed by Nina Patel", gold: `SELECT employee_id FROM employees WHERE reports_to = 2`},
 			{q: "who has the highest salary", gold: "SELECT employee_id FROM employees ORDER BY salary DESC LIMIT 1"},
 			// negation: the rows with no such child, however far the "not"
 			{q: "customers who never placed an order", gold: "SELECT customer_id FROM customers WHERE customer_id NOT IN (SELECT customer_id FROM orders)"},

@@ -312,6 +312,14 @@ func (c *compiler) viaFilter(f query.Filter) (string, error) {
 		return "", fmt.Errorf("%w: nothing to refer to through %s", ErrUnsupported, f.Via.Name)
 	}
 	s := c.w.col(f.Via) + " IN (SELECT " + c.w.table(f.Entity) + "." + c.w.quote(ref[i+1:]) + " FROM " + c.w.table(f.Entity) + " WHERE " + cond + ")"
+	if f.Referenced {
+		// the rows the matching rows refer to: key IN (SELECT fk …)
+		target := c.m.Entity(ref[:i]).Column(ref[i+1:])
+		if target == nil {
+			return "", fmt.Errorf("%w: %s refers to no column", ErrUnsupported, f.Via.Name)
+		}
+		s = c.w.col(target) + " IN (SELECT " + c.w.col(f.Via) + " FROM " + c.w.table(f.Entity) + " WHERE " + cond + ")"
+	}
 	if f.Exclude {
 		s = "NOT (" + s + ")"
 	}

@@ -61,6 +61,10 @@ type Filter struct {
 	// which of several references is meant, and lets a table refer to
 	// itself.
 	Via *model.Column
+	// Referenced reverses Via: the rows kept are those a row matching the
+	// filter refers to ("Nina Patel's manager": the employee whose key is
+	// Nina's reports_to).
+	Referenced bool
 	// Exclude keeps the rows that have no row of Entity matching the
 	// filter ("patients without infected wounds"); with no Cond and no
 	// Predicate, rows that have no row of Entity at all.

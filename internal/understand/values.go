@@ -451,9 +451,12 @@ func (b *builder) valueFilter(i int, m *mention) {
 	f := query.Filter{Entity: v.col.Entity(), Cond: c, Label: label, Slot: key}
 	// "who reports to Nina Patel": the rows that refer to the one named
 	if e := v.col.Entity(); e == b.q.Base {
-		if via := b.selfReference(i, e); via != nil {
-			f.Via = via
+		if via, up := b.selfReference(i, e); via != nil {
+			f.Via, f.Referenced = via, up
 			f.Label = fmt.Sprintf("%s is %s", via.Title(), v.label)
+			if up {
+				f.Label = fmt.Sprintf("%s is the %s of %s", e.Singular(), strings.ToLower(referenceRole(via)), v.label)
+			}
 		}
 	}
 	if b.negated(i) {

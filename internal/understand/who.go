@@ -146,9 +146,11 @@ func namesReference(said string, fk *model.Column) bool {
 }
 
 // selfReference returns the foreign key of entity e that refers to e
-// itself and that the question names ("reports to", "manager"), when a
-// value of e follows it: "who reports to Nina Patel".
-func (b *builder) selfReference(i int, e *model.Entity) *model.Column {
+// itself and that the question names around the value at mention i, and
+// which way it is read: "who reports to Nina Patel" and "managed by Nina"
+// keep the rows referring to Nina (up false); "Nina's manager" and "the
+// manager of Nina" keep the row Nina refers to (up true).
+func (b *builder) selfReference(i int, e *model.Entity) (fk *model.Column, up bool) {
 	var selfs []*model.Column
 	for _, c := range e.Columns {
 		if c.References == e.Name+"."+e.Key && e.Key != "" {
@@ -156,32 +158,110 @@ func (b *builder) selfReference(i int, e *model.Entity) *model.Column {
 		}
 	}
 	if len(selfs) == 0 {
-		return nil
+		return nil, false
+	}
+	// "Nina Patel's manager": the reference named right after a possessive
+	if m := b.ms[i]; b.possessive(m.end - 1) {
+		if _, n := b.next(i); n != nil {
+			if c := namedSelf(selfs, b.l.stems[n.start:n.end], b.l.texts[n.start:n.end], n); c != nil {
+				n.used = true
+				return c, true
+			}
+		}
 	}
 	// the words just before the value name the reference
 	from := 0
 	if i >= 3 {
 		from = i - 3
 	}
-	var said []string
+	var said, words []string
+	var last *mention
+	for _, m := range b.ms[from:i] {
+		said = append(said, b.l.stems[m.start:m.end]...)
+		words = append(words, b.l.texts[m.start:m.end]...)
+		if m.kind != kStop {
+			last = m
+		}
+	}
+	phrase := " " + strings.Join(words, " ") + " "
+	// "the manager of Nina Patel": the role, then "of"
+	of := strings.HasSuffix(phrase, " of ")
+	for _, r := range reportingPhrases {
+		if strings.Contains(phrase, " "+r+" ") {
+			of = false
+		}
+	}
 	for _, m := range b.ms[from:i] {
 		if m.kind == kColumn {
 			for _, c := range selfs {
 				if m.entry().column == c {
 					m.used = true
-					return c
+					return c, of && m == last
 				}
 			}
 		}
-		said = append(said, b.l.stems[m.start:m.end]...)
+	}
+	if c := namedSelf(selfs, said, words, nil); c != nil {
+		return c, of
+	}
+	return nil, false
+}
+
+// namedSelf returns the self reference that stems and words name: by its
+// own name ("reports to", "manager"), by a column mention of it, or by a
+// reporting phrase ("managed by") when one reference is a manager's.
+func namedSelf(selfs []*model.Column, stems, words []string, m *mention) *model.Column {
+	if m != nil && m.kind == kColumn {
+		for _, c := range selfs {
+			if m.entry().column == c {
+				return c
+			}
+		}
 	}
 	for _, c := range selfs {
-		if namesReference(" "+strings.Join(said, " ")+" ", c) {
+		if namesReference(" "+strings.Join(stems, " ")+" ", c) {
 			return c
 		}
 	}
+	phrase := " " + strings.Join(words, " ") + " "
+	named := false
+	for _, r := range append(reportingPhrases, managerWords...) {
+		if strings.Contains(phrase, " "+r+" ") {
+			named = true
+		}
+	}
+	if !named {
+		return nil
+	}
+	// the reference to a manager, whatever the schema called it
+	// (manager_id, supervisor, boss)
+	var bosses []*model.Column
+	for _, c := range selfs {
+		if nameHasWord(c, managerWords) {
+			bosses = append(bosses, c)
+		}
+	}
+	if len(bosses) == 0 && len(selfs) == 1 {
+		bosses = selfs
+	}
+	if len(bosses) == 1 {
+		return bosses[0]
+	}
 	return nil
 }
+
+// possessive reports whether token k was written with "'s" ("Nina's").
+func (b *builder) possessive(k int) bool {
+	t := b.l.toks[k]
+	return t.End-t.Start == len(t.Text)+2
+}
+
+// reportingPhrases say that a person's manager is who follows.
+var reportingPhrases = []string{"reports to", "report to", "reporting to", "reported to", "managed by", "supervised by",
+	"works under", "work under", "working under", "works for", "work for", "answers to", "answer to"}
+
+// managerWords name a reference to a person's manager.
+var managerWords = []string{"manager", "mgr", "supervisor", "boss", "superior", "reports", "lead", "head"}
 
 // selfReferenceQuiet is selfReference without marking the words used.
 func (b *builder) selfReferenceQuiet(i int, e *model.Entity) *model.Column {
@@ -189,7 +269,7 @@ func (b *builder) selfReferenceQuiet(i int, e *model.Entity) *model.Column {
 	for j, m := range b.ms {
 		used[j] = m.used
 	}
-	c := b.selfReference(i, e)
+	c, _ := b.selfReference(i, e)
 	for j, m := range b.ms {
 		m.used = used[j]
 	}
@@ -236,4 +316,13 @@ func (b *builder) dropSubjectSlot() {
 		}
 	}
 	b.in.Slots = out
+}
+
+// referenceRole names what a self reference points at, for labels: "the
+// manager" for reports_to or manager_id, else its title without "id".
+func referenceRole(fk *model.Column) string {
+	if nameHasWord(fk, []string{"reports"}) {
+		return "manager"
+	}
+	return strings.TrimSuffix(strings.TrimSuffix(fk.Title(), " ID"), " id")
 }
