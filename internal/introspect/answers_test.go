@@ -87,6 +87,7 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			{q: "the oldest author", gold: "SELECT author_id FROM authors WHERE birth_year = 1890"},
 			{q: "the youngest author", gold: "SELECT author_id FROM authors WHERE birth_year = 1977"},
 			{q: "the cheapest book", gold: "SELECT book_id FROM books ORDER BY price, book_id LIMIT 1"},
+			{q: "the 2 cheapest books", gold: "SELECT book_id FROM books ORDER BY price, book_id LIMIT 2"},
 			// the rows with the extreme, not the extreme itself
 			{q: "the book with the highest price", gold: "SELECT book_id FROM books ORDER BY price DESC, book_id LIMIT 1"},
 			{q: "what is the highest price of books", gold: "SELECT MAX(price) FROM books"},
@@ -133,6 +134,10 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 		// shop reproduces, on a schema of our own, what drafted models got
 		// wrong on public sample databases
 		"shop": {
+			// "most"/"least" make a base adjective a superlative; "is" and a
+			// number say how many rows
+			{q: "which product is the most expensive", gold: "SELECT product_id FROM products ORDER BY list_price DESC LIMIT 1"},
+			{q: "the 3 least expensive products", gold: "SELECT product_id FROM products ORDER BY list_price, product_id LIMIT 3"},
 			// the row with the extreme, with a parent's column shown
 			{q: "the product with the highest list price and its category name", gold: "SELECT p.product_id, c.category_name FROM products p JOIN categories c ON c.category_id = p.category_id ORDER BY p.list_price DESC LIMIT 1"},
 			// an average of text is asked about, never answered as a list

@@ -24,6 +24,14 @@ func Statement(m *model.Model, q *query.Query) string {
 			dir = "Bottom"
 		}
 		head = fmt.Sprintf("%s %d %s by %s", dir, q.Rank.Limit, q.Rank.Entity.PluralLabel(), q.Rank.Metric.Label)
+		if q.Rank.Limit == 1 {
+			ext := map[bool]string{true: "highest", false: "lowest"}[q.Rank.Desc]
+			label := q.Rank.Metric.Label
+			for _, p := range []string{"highest ", "lowest ", "maximum ", "minimum "} {
+				label = strings.TrimPrefix(label, p)
+			}
+			head = fmt.Sprintf("The %s with the %s %s", q.Rank.Entity.Singular(), ext, label)
+		}
 		subject = ""
 	case q.Agg != nil && q.Intent == query.IntentCount && len(q.Group) == 0:
 		head = "Number of " + subject
@@ -42,7 +50,11 @@ func Statement(m *model.Model, q *query.Query) string {
 		head = "The latest " + q.Base.Singular()
 		subject = ""
 	case len(q.Order) > 0 && q.Limit > 0:
-		head = fmt.Sprintf("The %d %s with the %s %s", q.Limit, subject, map[bool]string{true: "highest", false: "lowest"}[q.Order[0].Desc], q.Order[0].Column.Title())
+		ext := map[bool]string{true: "highest", false: "lowest"}[q.Order[0].Desc]
+		head = fmt.Sprintf("The %d %s with the %s %s", q.Limit, subject, ext, q.Order[0].Column.Title())
+		if q.Limit == 1 {
+			head = fmt.Sprintf("The %s with the %s %s", q.Base.Singular(), ext, q.Order[0].Column.Title())
+		}
 		subject = ""
 	default:
 		head = capitalize(subject)

@@ -36,7 +36,9 @@ type builder struct {
 	// "which sector has the most symbols": group by a column, keep the top
 	mostBy, mostM *mention
 	// "the first patient registered": order by a date, keep the first rows
-	firstBy *query.Order
+	// (firstLimit of them when the question says how many)
+	firstBy    *query.Order
+	firstLimit int
 	// "on the latest trading day": filters waiting for the base to be known
 	latestFilters  []query.Filter
 	explicitLatest bool
@@ -44,6 +46,8 @@ type builder struct {
 	allTime        bool   // "all time" was said
 	// "names that start with J": patterns waiting for the subject
 	patterns []textPattern
+	// "the most expensive": base adjectives "most" or "least" made superlative
+	mostBase map[*mention]bool
 }
 
 // build reads the question pass by pass. The order is the contract
@@ -56,11 +60,13 @@ type builder struct {
 // unknown words last, when everything else has taken its words.
 func (b *builder) build(ctx context.Context) {
 	b.grouped = map[*mention]bool{}
+	b.mostBase = map[*mention]bool{}
 	b.readPatterns()
 	// what the words mean, before anything is chosen among them
 	b.aggregateColumns()
 	b.superlativeColumns()
 	b.dimensionAggregates()
+	b.mostBases()
 	b.markGroupTargets()
 	b.contextEntities()
 	b.resolveColumns()

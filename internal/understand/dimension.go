@@ -35,7 +35,7 @@ var (
 	heightKinds = []string{"height", "tall", "stature"}
 	weightKinds = []string{"weight", "kg", "lb", "lbs", "mass"}
 	lengthKinds = []string{"length", "duration", "runtime", "minutes", "hours", "seconds", "distance", "km", "miles", "pages"}
-	priceKinds  = []string{"price", "cost", "fee", "charge", "rate", "amount", "usd", "eur", "gbp"}
+	priceKinds  = []string{"price", "cost", "fee", "charge", "rate", "amount", "budget", "usd", "eur", "gbp", "msrp"}
 	wealthKinds = []string{"worth", "wealth", "fortune", "income", "earnings"}
 	speedKinds  = []string{"speed", "velocity", "mph", "kmh"}
 	sizeKinds   = []string{"area", "size", "capacity", "surface", "volume"}
@@ -61,6 +61,15 @@ var dimensionWords = map[string]dimension{
 	"largest": {sizeKinds, true, nil, true}, "larger": {sizeKinds, true, nil, true},
 	"biggest": {sizeKinds, true, nil, true}, "bigger": {sizeKinds, true, nil, true},
 	"smallest": {sizeKinds, false, nil, true}, "smaller": {sizeKinds, false, nil, true},
+}
+
+// dimensionBases are the base forms, read after "most" or "least": "the
+// most expensive book", "the least costly flight".
+var dimensionBases = map[string]dimension{
+	"expensive": {priceKinds, true, nil, false}, "costly": {priceKinds, true, nil, false},
+	"pricey": {priceKinds, true, nil, false}, "valuable": {[]string{"value", "worth", "price"}, true, nil, false},
+	"heavy": {weightKinds, true, nil, false}, "tall": {heightKinds, true, nil, false},
+	"wealthy": {wealthKinds, true, nil, false}, "lengthy": {lengthKinds, true, nil, false},
 }
 
 // superlativeForm reports whether a dimension word is a superlative.
@@ -138,21 +147,20 @@ func dimensionColumns(e *model.Entity, d dimension) []dimensionColumn {
 	return inv
 }
 
-// dimensionSuperlatives reads "the youngest teacher" and "the lightest
-// car" as the rows with the extreme value of a column of the adjective's
-// kind: the rows ordered by it, one row when the noun is singular. Read
+// dimensionSuperlatives reads "the youngest teacher", "the lightest car"
+// and "the most expensive book" as the rows with the extreme value of a
+// column of the adjective's kind: the rows ordered by it, one row when the
+// noun is singular, N rows after a number ("the 3 most expensive"). Read
 // after the subject, before the intent (refineFirst applies the order).
+// A model's superlative of another entity ("most expensive" order lines)
+// gives way to the subject's own column of the kind.
 func (b *builder) dimensionSuperlatives() {
 	if b.firstBy != nil || b.rankM != nil {
 		return
 	}
 	for i, m := range b.ms {
-		if m.used || m.end-m.start != 1 || (m.kind != kUnknown && m.kind != kEarliest) {
-			continue
-		}
-		w := b.l.texts[m.start]
-		d, ok := dimensionWords[w]
-		if !ok || !superlativeForm(w) {
+		w, d, ok := b.dimensionOf(m)
+		if !ok {
 			continue
 		}
 		target := b.q.Subject
@@ -163,6 +171,9 @@ func (b *builder) dimensionSuperlatives() {
 		}
 		if target == nil {
 			return
+		}
+		if m.kind == kSuperlative && b.vagueApplies(m.entry().vague, target) {
+			continue // the model's own superlative, read with the filters
 		}
 		cols := dimensionColumns(target, d)
 		if len(cols) == 0 {
@@ -187,7 +198,106 @@ func (b *builder) dimensionSuperlatives() {
 		}
 		m.used = true
 		b.firstBy = &query.Order{Column: dc.col, Desc: d.high != dc.inverse}
+		if j, p := b.prev(i); p != nil && p.kind == kNumber && !p.used && p.num >= 1 && p.num == float64(int(p.num)) && j >= i-2 {
+			p.used = true
+			b.firstLimit = int(p.num) // "the 3 most expensive movies"
+		} else if b.isBefore(i) {
+			b.firstLimit = 1 // "which bike is the most expensive"
+		}
 		return
+	}
+}
+
+// dimensionOf returns the dimension adjective mention m is, and its word:
+// a superlative ("youngest"), a base made superlative by "most"/"least",
+// or a model's superlative spelled that way ("most expensive").
+func (b *builder) dimensionOf(m *mention) (string, dimension, bool) {
+	if m.used {
+		return "", dimension{}, false
+	}
+	if m.kind == kSuperlative && m.end-m.start == 2 {
+		first, w := b.l.texts[m.start], b.l.texts[m.start+1]
+		d, ok := dimensionBases[w]
+		if !ok || first != "most" && first != "least" {
+			return "", dimension{}, false
+		}
+		if first == "least" {
+			d.high = !d.high
+		}
+		return b.words(m), d, true
+	}
+	if m.end-m.start != 1 || m.kind != kUnknown && m.kind != kEarliest && !b.mostBase[m] {
+		return "", dimension{}, false
+	}
+	w := b.l.texts[m.start]
+	if d, ok := dimensionWords[w]; ok && superlativeForm(w) {
+		return w, d, true
+	}
+	d, ok := dimensionBases[w]
+	if !ok || !b.mostBase[m] {
+		return "", dimension{}, false
+	}
+	if b.l.texts[m.start-1] == "least" {
+		d.high = !d.high
+	}
+	return b.l.texts[m.start-1] + " " + w, d, true
+}
+
+// vagueApplies reports whether a vague term applies to entity e.
+func (b *builder) vagueApplies(vt *model.VagueTerm, e *model.Entity) bool {
+	for _, n := range vt.AppliesTo {
+		if n == e.Name || b.a.model.ToOne(e, b.a.model.Entity(n)) {
+			return true
+		}
+	}
+	return false
+}
+
+// isBefore reports whether "is" or "was" stands right before mention i,
+// past "the": a superlative said of one thing ("which bike is the most
+// expensive").
+func (b *builder) isBefore(i int) bool {
+	k := b.ms[i].start - 1
+	if k >= 0 && b.l.texts[k] == "the" {
+		k--
+	}
+	if k > 0 && (b.l.texts[k] == "most" || b.l.texts[k] == "least") {
+		k--
+		if k >= 0 && b.l.texts[k] == "the" {
+			k--
+		}
+	}
+	return k >= 0 && (b.l.texts[k] == "is" || b.l.texts[k] == "was")
+}
+
+// mostBases reads "most"/"least" before a base adjective of a kind of
+// number ("the most expensive", "the least costly") as its superlative:
+// the ranking word is taken off, and dimensionSuperlatives orders by the
+// kind's column. Read in the first pass, before the subject, and only
+// when some column of the model has that kind.
+func (b *builder) mostBases() {
+	for i, m := range b.ms {
+		if i == 0 || m.end-m.start != 1 || (m.kind != kUnknown && !(m.kind == kValue && m.partial)) {
+			continue
+		}
+		d, ok := dimensionBases[b.l.texts[m.start]]
+		p := b.ms[i-1]
+		if !ok || p.kind != kMost || p.end != m.start || (b.l.texts[p.start] != "most" && b.l.texts[p.start] != "least") {
+			continue
+		}
+		found := false
+		for _, e := range b.a.model.Entities {
+			if len(dimensionColumns(e, d)) > 0 {
+				found = true
+				break
+			}
+		}
+		if !found {
+			continue
+		}
+		p.kind, p.used = kStop, true
+		m.kind, m.vals, m.partial = kUnknown, nil, false
+		b.mostBase[m] = true
 	}
 }
 

@@ -443,7 +443,10 @@ func (b *builder) refineFirst(intentWords) {
 	q.Intent = query.IntentTop
 	q.Order = []query.Order{*b.firstBy}
 	q.Limit = 1
-	if !b.singular(b.subjectM) {
+	switch {
+	case b.firstLimit > 0:
+		q.Limit = b.firstLimit
+	case !b.singular(b.subjectM):
 		q.Limit = b.topLimit(q.Base)
 	}
 }

@@ -318,6 +318,8 @@ func (b *builder) superlative(i int, m *mention) {
 		limit = 10
 		if _, n := b.next(i); n != nil && n.kind == kEntity && b.singular(n) {
 			limit = 1
+		} else if s := b.subjectM; s != nil && b.idx(s) < i && b.singular(s) || b.isBefore(i) {
+			limit = 1 // "which bike is the most expensive"
 		}
 	}
 	b.q.Limit = limit
