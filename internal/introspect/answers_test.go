@@ -142,6 +142,11 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			{q: "the product with the highest list price and its category name", gold: "SELECT p.product_id, c.category_name FROM products p JOIN categories c ON c.category_id = p.category_id ORDER BY p.list_price DESC LIMIT 1"},
 			// an average of text is asked about, never answered as a list
 			{q: "the average city of customers", ask: "column_ambiguity"},
+			// a place by its other names: the state WA, "the US"; a name
+			// that is a city and a state is asked unless "state" says it
+			{q: "customers in washington state", gold: "SELECT customer_id FROM customers WHERE state = 'WA'"},
+			{q: "customers in Washington", ask: "value_ambiguity"},
+			{q: "customers outside the US", gold: "SELECT customer_id FROM customers WHERE country <> 'USA'", says: "country is not USA"},
 			// "in" after the entity is the word, not the state IN
 			{q: "customers in France", gold: "SELECT customer_id FROM customers WHERE country = 'France'"},
 			{q: "customers in state IN", gold: "SELECT customer_id FROM customers WHERE state = 'IN'"},

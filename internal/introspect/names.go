@@ -12,12 +12,12 @@ func fullNames(e *entity) {
 	var out []*column
 	for _, c := range e.cols {
 		out = append(out, c)
-		first, rest := nameHalf(c.words, "first", "given", "fore")
+		first, rest := nameHalf(c.words, "first", "given", "fore", "f")
 		if first < 0 || c.kind != KindText {
 			continue
 		}
 		for _, o := range e.cols {
-			last, orest := nameHalf(o.words, "last", "family", "sur")
+			last, orest := nameHalf(o.words, "last", "family", "sur", "l")
 			if last < 0 || o.kind != KindText || strings.Join(rest, " ") != strings.Join(orest, " ") {
 				continue
 			}
@@ -41,7 +41,7 @@ func fullNames(e *entity) {
 // nameHalf finds the word saying a column is the first (or last) part of
 // a name: contact_first_name gives 1 and [contact name]. It returns -1
 // when the column is no such half. Names written as one word (firstname,
-// surname) count too.
+// surname) or shortened (fname, au_lname) count too.
 func nameHalf(w []string, marks ...string) (int, []string) {
 	for i, x := range w {
 		for _, m := range marks {

@@ -201,11 +201,14 @@ func nameNamed(w []string) bool {
 	switch {
 	case len(w) == 1:
 		switch w[0] {
-		case "name", "title", "label", "fullname", "username", "nickname", "caption", "heading", "surname", "firstname", "lastname":
+		case "name", "title", "label", "fullname", "username", "nickname", "caption", "heading", "surname", "firstname", "lastname",
+			"fname", "lname":
 			return true
 		}
 	case last(w) == "name":
 		return true
+	case last(w) == "fname" || last(w) == "lname":
+		return true // au_fname, emp_lname
 	}
 	return false
 }

@@ -198,7 +198,8 @@ func (d *drafter) columnSynonyms(e *entity, c *column) []string {
 	if len(w) > 1 {
 		for i, x := range w {
 			for _, v := range variants[x] {
-				if !strings.Contains(v, " ") {
+				// "stock qty" is "stock quantity"; "au fname" the "au first name"
+				if !strings.Contains(v, " ") || i == len(w)-1 {
 					add(strings.Join(append(append(append([]string{}, w[:i]...), v), w[i+1:]...), " "))
 				}
 			}
@@ -247,6 +248,14 @@ var variants = map[string][]string{
 	"gender":     {"sex"},
 	"salary":     {"pay", "wage", "wages"},
 	"mpg":        {"miles per gallon"},
+	"lvl":        {"level"},
+	"fname":      {"first name"},
+	"lname":      {"last name", "surname"},
+	"mgr":        {"manager"},
+	"yr":         {"year"},
+	"cnt":        {"count"},
+	"bal":        {"balance"},
+	"nm":         {"name"},
 	"gnp":        {"gross national product"},
 	"gdp":        {"gross domestic product"},
 	"hp":         {"horsepower"},

@@ -267,3 +267,24 @@ func TestDraftYearColumns(t *testing.T) {
 		t.Errorf("open_year: synonyms %q, values from the database %v; want \"opened\" and none", c.Synonyms, c.FromDatabase())
 	}
 }
+
+// TestDraftShortenedNames checks names shortened in a schema: fname and
+// lname (behind a table prefix) make a full name, lvl is a level.
+func TestDraftShortenedNames(t *testing.T) {
+	t.Parallel()
+	s := &introspect.Schema{Dialect: model.SQLite, Tables: []*introspect.Table{
+		table("authors", 20, []string{"au_id"}, col("au_id", "TEXT", 20, "172-32-1176"), col("au_lname", "TEXT", 19, "Bennet", "Blotchet-Halls"),
+			col("au_fname", "TEXT", 19, "Abraham", "Reginald"), col("job_lvl", "INTEGER", 12)),
+	}}
+	_, m := draft(t, s, "authors")
+	e := m.Entity("authors")
+	full := e.Column("au_full_name")
+	if full == nil || !full.Computed() || e.Display != "au_full_name" {
+		t.Fatalf("no full name made of au_fname and au_lname shown for authors (display %q)", e.Display)
+	}
+	for col, want := range map[string]string{"au_fname": "au first name", "au_lname": "au last name", "job_lvl": "job level"} {
+		if c := e.Column(col); c == nil || !slices.Contains(c.Synonyms, want) {
+			t.Errorf("%s: want synonym %q", col, want)
+		}
+	}
+}

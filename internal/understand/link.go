@@ -205,11 +205,11 @@ func (l *linker) candidates(i int) []*mention {
 		}
 		vh, hit := values[mt.end-i]
 		static := l.staticMention(i, mt)
-		if hit && fillerOnly(mt.entries) && !l.ownerNear(i, mt.end, vh.IDs, true) {
+		if hit && (fillerOnly(mt.entries) || l.shortBuiltin(i, mt)) && !l.ownerNear(i, mt.end, vh.IDs, true) && !(i > 0 && l.texts[i-1] == "the") {
 			// "in", "on", "me": a stored code spelled like a filler ("IN"
 			// for India, "ON" for Ontario) needs its column named
 			// ("country code IN"): "countries in Asia" names the entity
-			// before an ordinary "in"
+			// before an ordinary "in"; after "the" it is a noun ("the US")
 			delete(values, mt.end-i)
 			hit = false
 		}
@@ -244,40 +244,81 @@ func (l *linker) candidates(i int) []*mention {
 	return append(out, &mention{start: i, end: i + 1, kind: kUnknown})
 }
 
-// placeNames adds to values the stored values a place's other names find
-// when the words at i match none as written: "Texas" finds the state
-// stored as TX, "French" finds France, "UK" the United Kingdom.
+// placeNames adds to values the stored values a place's other names find:
+// "Texas" finds the state stored as TX, "French" finds France, "UK" the
+// United Kingdom. A place found as written in one column and by its code
+// in another is both ("Washington": a city, and the state WA).
 func (l *linker) placeNames(i int, values map[int]valueindex.Hit) {
 	for n := 1; n <= 3 && i+n <= len(l.texts); n++ {
-		if _, ok := values[n]; ok {
-			continue
+		written, found := values[n]
+		phrase := strings.Join(l.texts[i:i+n], " ")
+		alts := gazetteer.Alternates(phrase)
+		if i > 0 && l.texts[i-1] == "the" {
+			alts = gazetteer.NounAlternates(phrase) // "the US"
 		}
-		for _, alt := range gazetteer.Alternates(strings.Join(l.texts[i:i+n], " ")) {
+		for _, alt := range alts {
 			var texts, stems []string
 			for _, t := range text.Tokenize(alt) {
 				texts = append(texts, t.Text)
 				stems = append(stems, text.ValueStem(t.Text))
 			}
-			if hit, ok := l.vx.Exact(texts, stems, 0)[len(texts)]; ok {
+			hit, ok := l.vx.Exact(texts, stems, 0)[len(texts)]
+			if !ok {
+				continue
+			}
+			if !found {
 				// the first other name found is the most specific
 				values[n] = valueindex.Hit{IDs: hit.IDs}
 				break
 			}
+			if len(alt) > 3 || !gazetteer.IsName(phrase) {
+				// only a place's name and its code are two kinds of value
+				// ("Washington" the city, WA the state); an adjective
+				// ("Spanish") is not the country's code
+				continue
+			}
+			for _, id := range hit.IDs {
+				if !l.columnOf(written.IDs, id) {
+					written.IDs = append(written.IDs, id)
+				}
+			}
+			values[n] = written
+			break
 		}
 	}
+}
+
+// columnOf reports whether a value of the same column as value id is
+// among ids.
+func (l *linker) columnOf(ids []int32, id int32) bool {
+	c := l.vx.Entry(id).Column
+	for _, x := range ids {
+		if l.vx.Entry(x).Column == c {
+			return true
+		}
+	}
+	return false
 }
 
 // ownerNear reports whether the word right after [i, end), or right
 // before it, names the entity or the column one of the values belongs to:
 // "the Sales department" is the department called Sales, whatever else
-// "sales" means in the model (a revenue measure). With columnOnly only the
-// column counts before the value: "countries in" names no code IN, "the
-// IT department" does name the department IT.
+// "sales" means in the model (a revenue measure).
 func (l *linker) ownerNear(i, end int, ids []int32, columnOnly bool) bool {
+	cols := make([]*model.Column, len(ids))
+	for k, id := range ids {
+		cols[k] = l.vx.Entry(id).Column
+	}
+	return l.ownerNearCols(i, end, cols, columnOnly)
+}
+
+// ownerNearCols is ownerNear for the values of columns cols. With
+// columnOnly, only a column named before the value counts: "state IN" is
+// the state, "by state" groups by it.
+func (l *linker) ownerNearCols(i, end int, cols []*model.Column, columnOnly bool) bool {
 	owns := func(es []entry, entityToo bool) bool {
 		for _, e := range es {
-			for _, id := range ids {
-				c := l.vx.Entry(id).Column
+			for _, c := range cols {
 				if e.kind == kEntity && e.entity == c.Entity() && entityToo || e.kind == kColumn && e.column == c {
 					return true
 				}
@@ -286,7 +327,7 @@ func (l *linker) ownerNear(i, end int, ids []int32, columnOnly bool) bool {
 		return false
 	}
 	for _, mt := range l.matches(end) {
-		if owns(mt.entries, true) {
+		if owns(mt.entries, true) && !columnOnly {
 			return true
 		}
 	}
@@ -330,6 +371,22 @@ func (l *linker) staticMention(i int, mt match) *mention {
 	m := &mention{start: i, end: mt.end, conf: 1}
 	m.entries = sortEntries(mt.entries)
 	m.kind = m.entries[0].kind
+	// "by" is the word, not the static code BY, unless its column is named
+	if m.kind == kValue && mt.end == i+1 && len(l.texts[i]) <= 3 && !(i > 0 && l.texts[i-1] == "the") {
+		var cols []*model.Column
+		var word *entry
+		for k, e := range m.entries {
+			if e.kind == kValue {
+				cols = append(cols, e.column)
+			} else if !e.model && word == nil {
+				word = &m.entries[k]
+			}
+		}
+		if word != nil && !l.ownerNearCols(i, mt.end, cols, true) {
+			m.entries = []entry{*word}
+			m.kind = word.kind
+		}
+	}
 	if m.kind == kValue || m.kind == kGroup || m.kind == kFlag {
 		for _, e := range m.entries {
 			if e.kind == m.kind {
@@ -382,6 +439,25 @@ func fillerOnly(es []entry) bool {
 		}
 	}
 	return len(es) > 0
+}
+
+// shortBuiltin reports whether a phrase is one short built-in word of
+// questions ("by", "no", "at"): spelled like a stored code ("BY" for
+// Belarus), it is still the word.
+func (l *linker) shortBuiltin(i int, mt match) bool {
+	if mt.end != i+1 || len(l.texts[i]) > 3 {
+		return false
+	}
+	word := false
+	for _, e := range mt.entries {
+		switch {
+		case !e.model:
+			word = true
+		case e.kind != kValue && e.kind != kGroup:
+			return false // a model's own word ("no" a column's synonym)
+		}
+	}
+	return word
 }
 
 func hasModelEntry(es []entry) bool {

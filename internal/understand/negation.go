@@ -9,6 +9,7 @@ import (
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/query"
 	"github.com/clarify-sql/clarify/internal/understand/text"
+	"strings"
 )
 
 // negated reports whether the mention at index i is negated ("not
@@ -46,7 +47,11 @@ func (b *builder) negated(i int) bool {
 func (b *builder) negate(f query.Filter) query.Filter {
 	if f.Entity == b.q.Base {
 		f.Cond = model.Not{Item: f.Cond}
-		f.Label = "not " + f.Label
+		if a, v, ok := strings.Cut(f.Label, " is "); ok && !strings.HasPrefix(v, "not ") {
+			f.Label = a + " is not " + v // "country is not USA"
+		} else {
+			f.Label = "not " + f.Label
+		}
 		return f
 	}
 	f.Exclude = true

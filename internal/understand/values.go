@@ -198,7 +198,8 @@ func displayOfOne(cands []valCand) *valCand {
 }
 
 // byAdjacentEntity keeps the values of the entity named right next to the
-// value ("NYSE stocks": the exchange of symbols, not the trades' venue).
+// value ("NYSE stocks": the exchange of symbols, not the trades' venue),
+// or of the column named there ("Washington state": a state, not a city).
 func (b *builder) byAdjacentEntity(m *mention, cands []valCand) []valCand {
 	if len(cands) < 2 || sameColumn(cands) {
 		return cands
@@ -212,15 +213,27 @@ func (b *builder) byAdjacentEntity(m *mention, cands []valCand) []valCand {
 		for step > 0 && j < len(b.ms) && (b.ms[j].kind == kStop || b.ms[j].kind == kList) {
 			j += step
 		}
-		if j < 0 || j >= len(b.ms) || b.ms[j].kind != kEntity {
+		if j < 0 || j >= len(b.ms) {
 			continue
 		}
-		ents := distinctEntities(b.ms[j].entries)
 		var out []valCand
-		for _, c := range cands {
-			for _, e := range ents {
-				if c.col.Entity() == e {
-					out = append(out, c)
+		switch n := b.ms[j]; n.kind {
+		case kEntity:
+			ents := distinctEntities(n.entries)
+			for _, c := range cands {
+				for _, e := range ents {
+					if c.col.Entity() == e {
+						out = append(out, c)
+					}
+				}
+			}
+		case kColumn:
+			// "Washington state": the value of a state column, not a city
+			for _, c := range cands {
+				for _, e := range n.entries {
+					if e.kind == kColumn && e.column == c.col {
+						out = append(out, c)
+					}
 				}
 			}
 		}

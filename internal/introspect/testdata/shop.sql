@@ -172,7 +172,7 @@ INSERT INTO customers (customer_id, first_name, last_name, company, email, passw
   (7, 'Kevin', 'Walsh', NULL, 'kevin.walsh@example.com', '13038448082fe32069ea32fd6bb8ca8f1d3b50f9cc53f7a1d88eb3036f752328', 'Dallas', 'TX', 'USA', 7, 4000.00),
   (8, 'Peter', 'Kowalski', NULL, 'peter.kowalski@example.com', 'd487ff0ca805fb2668108890c2e36935bf93f059812dfbcb0c712f998efebb37', 'New York', 'NY', 'USA', 7, 6000.00),
   (9, 'Hannah', 'Goldberg', 'Hudson Couriers', 'hannah.goldberg@example.com', '60a11e5593753de51fdca92940c7441f182b1208f1f76f887b078d56b11bcdb1', 'New York', 'NY', 'USA', 6, 20000.00),
-  (10, 'Aisha', 'Johnson', NULL, 'aisha.johnson@example.com', 'daeef8a17068fa3cad102210f1da24ba3eceadaedd0bfa68da9226d5d051af7f', 'New York', 'NY', 'USA', 6, 3500.00),
+  (10, 'Aisha', 'Johnson', NULL, 'aisha.johnson@example.com', 'daeef8a17068fa3cad102210f1da24ba3eceadaedd0bfa68da9226d5d051af7f', 'Washington', 'DC', 'USA', 6, 3500.00),
   (11, 'Justina', 'Jenkins', NULL, 'justina.jenkins2@example.com', 'bde0c0bf642d9c1ab25f06126485f47810f470de430e069a2fad694916cfa718', 'Seattle', 'WA', 'USA', 7, 4500.00),
   (12, 'Ryan', 'Foster', 'Emerald City Bikes', 'ryan.foster@example.com', 'e335178796f1939b21a73fb89f3ff2476a1ce493b3d31d573f686cb37e81338f', 'Seattle', 'WA', 'USA', 7, 12000.00),
   (13, 'Emily', 'Nguyen', NULL, 'emily.nguyen@example.com', '20cb9525353e3a7836f93af51d9ad1a73678bb3d09b0d6f85c1d2c88aa5640d5', 'San Diego', 'CA', 'USA', 6, 3000.00),

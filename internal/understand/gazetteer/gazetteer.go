@@ -16,13 +16,36 @@ func Alternates(phrase string) []string {
 	return names[strings.TrimSpace(phrase)]
 }
 
-// names maps every name of a place to the others.
-var names = func() map[string][]string {
+// NounAlternates is Alternates for a phrase written as a noun, after
+// "the": "the US" is the United States, where "us" alone is a pronoun.
+func NounAlternates(phrase string) []string {
+	return nouns[strings.TrimSpace(phrase)]
+}
+
+// IsName reports whether a lower-case phrase is the name of a place the
+// gazetteer knows ("washington", "spain"), not one of its codes or the
+// adjective of its people ("wa", "spanish").
+func IsName(phrase string) bool { return placeNames[strings.TrimSpace(phrase)] }
+
+var placeNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(places), "\n") {
+		name, _, _ := strings.Cut(line, "|")
+		m[strings.ToLower(strings.TrimSpace(name))] = true
+	}
+	return m
+}()
+
+// names maps every name of a place to the others; nouns also maps the
+// codes that are words of questions.
+var names, nouns = index(false), index(true)
+
+func index(wordsToo bool) map[string][]string {
 	m := map[string][]string{}
 	for _, line := range strings.Split(strings.TrimSpace(places), "\n") {
 		group := strings.Split(strings.ToLower(strings.TrimSpace(line)), "|")
 		for i, n := range group {
-			if wordCodes[n] {
+			if wordCodes[n] && !wordsToo {
 				continue // "in" is Indiana's code, never Indiana
 			}
 			for j, o := range group {
@@ -33,11 +56,11 @@ var names = func() map[string][]string {
 		}
 	}
 	return m
-}()
+}
 
 // wordCodes are codes that are also words of questions: a place's name
 // finds them stored, but they never stand for the place.
-var wordCodes = map[string]bool{"in": true, "me": true, "or": true, "ok": true, "hi": true, "de": true, "id": true,
+var wordCodes = map[string]bool{"us": true, "in": true, "me": true, "or": true, "ok": true, "hi": true, "de": true, "id": true,
 	"la": true, "pa": true, "co": true, "al": true, "ma": true, "oh": true, "ar": true, "am": true, "ne": true,
 	"mo": true, "mi": true, "nor": true, "can": true, "per": true, "pan": true, "col": true, "ind": true, "ga": true,
 	"m": true, "f": true}
@@ -135,7 +158,7 @@ Turkey|Türkiye|TR|TUR|Turkish
 Ukraine|UA|UKR|Ukrainian
 United Arab Emirates|UAE|AE|ARE|Emirati
 United Kingdom|UK|GB|GBR|Great Britain|Britain|British
-United States|United States of America|USA|America|American
+United States|United States of America|USA|US|America|American
 Uruguay|UY|URY|Uruguayan
 Venezuela|VE|VEN|Venezuelan
 Vietnam|Viet Nam|VN|VNM|Vietnamese
