@@ -147,6 +147,10 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			{q: "customers in washington state", gold: "SELECT customer_id FROM customers WHERE state = 'WA'"},
 			{q: "customers in Washington", ask: "value_ambiguity"},
 			{q: "customers outside the US", gold: "SELECT customer_id FROM customers WHERE country <> 'USA'", says: "country is not USA"},
+			// a number in another unit of the same kind is converted
+			{q: "videos longer than 2 minutes", gold: "SELECT video_id FROM videos WHERE milliseconds > 120000"},
+			{q: "order items with a discount of more than 5%", gold: "SELECT order_id, product_id FROM order_items WHERE discount > 0.05"},
+			{q: "order items with a discount of 10% or more", gold: "SELECT order_id, product_id FROM order_items WHERE discount >= 0.1"},
 			// "in" after the entity is the word, not the state IN
 			{q: "customers in France", gold: "SELECT customer_id FROM customers WHERE country = 'France'"},
 			{q: "customers in state IN", gold: "SELECT customer_id FROM customers WHERE state = 'IN'"},

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/units"
 )
 
 var (
@@ -378,17 +379,30 @@ func (d *drafter) number(c *column) {
 	default:
 		c.role = model.RoleMeasure
 		words := c.words
-		if u, ok := units[last(words)]; ok && len(words) > 1 {
+		if u, ok := unitNames[last(words)]; ok && len(words) > 1 {
 			c.unit = u
 			if strings.ToLower(u) != last(words) {
 				c.unitWords = []string{last(words)}
 			}
 			words = words[:len(words)-1]
 			c.label = strings.Join(words, " ")
-		} else if u, ok := units[last(words)]; ok && timeUnits[u] {
+		} else if u, ok := unitNames[last(words)]; ok && timeUnits[u] {
 			// a column named for its unit alone (Milliseconds) holds a
 			// duration in that unit
 			c.unit = u
+		}
+		q := c.c.Quantiles
+		switch {
+		case (c.unit == "%" || c.unit == "" && hasWord(words, "discount", "percent", "percentage", "ratio")) && len(q) > 0 && q[len(q)-1] <= 1 && q[0] >= 0:
+			// commission_pct or a discount holding 0.3 for 30%: "30%" is
+			// compared as 0.3
+			c.unit = units.Fraction
+			c.unitWords = nil
+		case c.unit == "" && hasWord(words, "runtime") || strings.Join(words, " ") == "running time":
+			// a film's runtime is in minutes when its values say so
+			if len(q) > 0 && q[len(q)/2] >= 30 && q[len(q)/2] <= 300 {
+				c.unit = "minutes"
+			}
 		}
 		c.aggregate = aggregateOf(words, c.unit)
 	}
@@ -502,8 +516,8 @@ func repeatedShort(c *Column, t *Table) bool {
 // although it has many distinct values.
 const shortText = 40
 
-// units are name suffixes that carry a measure's unit (area_cm2).
-var units = map[string]string{
+// unitNames are name suffixes that carry a measure's unit (area_cm2).
+var unitNames = map[string]string{
 	"cm2": "cm²", "m2": "m²", "km2": "km²", "cm": "cm", "mm": "mm", "km": "km", "kg": "kg", "mg": "mg",
 	"usd": "USD", "eur": "EUR", "gbp": "GBP", "pct": "%", "percent": "%", "days": "days", "hours": "hours",
 	"minutes": "minutes", "mins": "minutes", "min": "minutes", "seconds": "seconds", "secs": "seconds", "sec": "seconds",

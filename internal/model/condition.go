@@ -425,7 +425,7 @@ func CondString(m *Model, e *Entity, c Cond) string {
 			return left + " " + c.Op + " (" + strings.Join(parts, ", ") + ")"
 		}
 		s := left + " " + c.Op + " " + operandString(m, e, c.Right[0])
-		if col != nil && col.Unit != "" && c.Right[0].Column == nil {
+		if col != nil && col.Unit != "" && col.Unit != "fraction" && c.Right[0].Column == nil {
 			s += " " + col.Unit
 		}
 		return s

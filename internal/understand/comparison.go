@@ -15,6 +15,7 @@ import (
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/query"
 	"github.com/clarify-sql/clarify/internal/understand/text"
+	"github.com/clarify-sql/clarify/internal/units"
 )
 
 // numbers turns "over 30 cm²", "> 25", "between 10 and 20", "pain score 7"
@@ -79,13 +80,15 @@ func (b *builder) numberComparison(i int, m *mention) (nc numberComparison, ok b
 	if nc.hi != nil {
 		nc.last = b.idx(nc.hi)
 	}
-	if _, n := b.next(nc.last); n != nil && n.kind == kUnit {
+	after := nc.last // the number, or its unit
+	if j, n := b.next(nc.last); n != nil && n.kind == kUnit {
 		nc.unit = b.words(n)
 		n.used = true
+		after = j
 	}
-	// "30 or more": the comparator after the number
+	// "30 or more", "30% or more": the comparator after the number
 	if nc.op == "" {
-		if _, n := b.next(nc.last); n != nil && n.kind == kCmp && (n.entry().op == ">=" || n.entry().op == "<=") {
+		if _, n := b.next(after); n != nil && n.kind == kCmp && (n.entry().op == ">=" || n.entry().op == "<=") {
 			nc.op = n.entry().op
 			n.used = true
 		}
@@ -162,7 +165,7 @@ func (b *builder) numberFilter(nc numberComparison) {
 	if col == nil {
 		return
 	}
-	b.addNumberFilter(col, nc.op, m, nc.hi, words)
+	b.addNumberFilter(col, nc.op, m, nc.hi, words, nc.unit)
 }
 
 func opWord(op string) string {
@@ -179,8 +182,15 @@ func opWord(op string) string {
 	return "exactly"
 }
 
-func (b *builder) addNumberFilter(col *model.Column, op string, m, hi *mention, words string) {
+// addNumberFilter compares col with the number m (to hi for "between"),
+// said in unit: "3 hours" against a runtime in minutes is 180.
+func (b *builder) addNumberFilter(col *model.Column, op string, m, hi *mention, words, unit string) {
 	lit := func(v float64) model.Operand {
+		if unit != "" && col.Unit != "" {
+			if x, ok := units.Convert(v, unit, col.Unit); ok {
+				v = math.Round(x*1e9) / 1e9
+			}
+		}
 		if v == math.Trunc(v) && col.Type != "real" {
 			return model.Operand{Literal: int64(v)}
 		}
@@ -281,7 +291,13 @@ func preferCols(b *builder, cs []*model.Column) []*model.Column {
 
 var currencies = map[string]string{"$": "usd", "dollar": "usd", "dollars": "usd", "€": "eur", "euro": "eur", "euros": "eur", "£": "gbp"}
 
+// unitMatches reports whether a number said in unit can be compared with
+// column c: the same unit, one of its words, or a unit of the same kind
+// ("hours" against minutes, "30%" against a fraction).
 func unitMatches(c *model.Column, unit string) bool {
+	if c.Unit != "" && units.Convertible(unit, c.Unit) {
+		return true
+	}
 	u := text.StemPhrase(unit)
 	if cur, ok := currencies[text.Normalize(unit)]; ok {
 		if strings.EqualFold(c.Unit, cur) || text.Normalize(c.Unit) == text.Normalize(unit) {
@@ -335,7 +351,7 @@ func (b *builder) byComparatorKind(words string, cols []*model.Column) []*model.
 	}
 	var out []*model.Column
 	for _, c := range cols {
-		if hasAnyWord(columnWords(c), d.kinds) {
+		if ofKind(c, d) {
 			out = append(out, c)
 		}
 	}

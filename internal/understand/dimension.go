@@ -13,6 +13,7 @@ import (
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/query"
 	"github.com/clarify-sql/clarify/internal/understand/text"
+	"github.com/clarify-sql/clarify/internal/units"
 )
 
 // dimension is what a dimension adjective is about.
@@ -33,7 +34,7 @@ var (
 	ageKinds    = []string{"age"}
 	birthKinds  = []string{"birth", "born", "dob", "birthday", "birthdate"}
 	heightKinds = []string{"height", "tall", "stature"}
-	weightKinds = []string{"weight", "kg", "lb", "lbs", "mass"}
+	weightKinds = []string{"weight", "kg", "lb", "lbs", "mass", "grams"}
 	lengthKinds = []string{"length", "duration", "runtime", "minutes", "hours", "seconds", "distance", "km", "miles", "pages"}
 	priceKinds  = []string{"price", "cost", "fee", "charge", "rate", "amount", "budget", "usd", "eur", "gbp", "msrp"}
 	wealthKinds = []string{"worth", "wealth", "fortune", "income", "earnings"}
@@ -108,6 +109,22 @@ func splitName(s string) string {
 	return sb.String()
 }
 
+// ofKind reports whether column c is of a dimension's kind: named with
+// one of its words, or in a unit of its kind of quantity (milliseconds
+// are "longer", kilograms "heavier").
+func ofKind(c *model.Column, d dimension) bool {
+	if hasAnyWord(columnWords(c), d.kinds) {
+		return true
+	}
+	k := units.Kind(c.Unit)
+	for _, w := range d.kinds {
+		if k != "" && units.Kind(w) == k {
+			return true
+		}
+	}
+	return false
+}
+
 func hasAnyWord(words map[string]bool, kinds []string) bool {
 	for _, k := range kinds {
 		if words[k] {
@@ -135,7 +152,7 @@ func dimensionColumns(e *model.Entity, d dimension) []dimensionColumn {
 		}
 		w := columnWords(c)
 		switch {
-		case c.Numeric() && !c.Temporal() && hasAnyWord(w, d.kinds):
+		case c.Numeric() && !c.Temporal() && ofKind(c, d):
 			out = append(out, dimensionColumn{col: c})
 		case len(d.inverse) > 0 && (c.Temporal() || c.Numeric()) && hasAnyWord(w, d.inverse):
 			inv = append(inv, dimensionColumn{col: c, inverse: true})
@@ -316,7 +333,7 @@ func (b *builder) comparativeColumns(word string) []*model.Column {
 			continue
 		}
 		for _, c := range e.Columns {
-			if c.Role != model.RoleID && c.References == "" && c.Numeric() && !c.Temporal() && hasAnyWord(columnWords(c), d.kinds) {
+			if c.Role != model.RoleID && c.References == "" && c.Numeric() && !c.Temporal() && ofKind(c, d) {
 				cands = append(cands, c)
 			}
 		}

@@ -21,7 +21,10 @@ var numberWords = map[string]float64{
 var unitWords = []string{"cm2", "cm", "mm", "square centimeters", "square centimetres", "sq cm", "cm²",
 	"days", "day", "weeks", "week", "months", "month", "years", "year", "hours", "hour", "minutes", "shares", "share", "units", "unit", "pieces",
 	"usd", "dollars", "dollar", "$", "eur", "euro", "euros", "%", "percent", "percentage", "kg", "mg", "mg/dl",
-	"ng/ml", "points", "pts", "times", "items", "orders", "лет", "дней", "штук"}
+	"ng/ml", "points", "pts", "times", "items", "orders", "лет", "дней", "штук",
+	"minute", "mins", "second", "seconds", "secs", "ms", "milliseconds", "hrs", "km", "kilometers", "kilometres",
+	"mile", "miles", "meters", "metres", "grams", "lb", "lbs", "pounds", "kilograms", "kilos", "tons", "tonnes",
+	"feet", "ft", "kb", "mb", "gb", "tb", "bytes"}
 
 // NumberWord returns the value of a number written as a word ("five",
 // "dozen", "пять").
