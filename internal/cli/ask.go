@@ -199,6 +199,9 @@ func printAnswer(w io.Writer, a *engine.Answer) {
 	for _, s := range a.Suggestions {
 		fmt.Fprintf(w, "  → %s: %s\n", s.Title, s.Prompt)
 	}
+	for _, n := range a.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
 	for _, warn := range a.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", warn)
 	}

@@ -191,6 +191,7 @@ func (e *Engine) turn(ctx context.Context, req Request) (*Outcome, error) {
 	}
 	tExec := time.Since(t2)
 	req.progress("execute", tExec)
+	note := cutTies(res, pl.Ties)
 	ans := &Answer{
 		Statement: pl.Statement, SQL: pl.SQL, Params: nonNilAny(pl.Args), Dialect: string(e.src.Dialect()),
 		Columns: pl.Columns, Rows: res.Rows, RowCount: len(res.Rows), Truncated: res.Truncated, Chart: pl.Chart,
@@ -199,6 +200,9 @@ func (e *Engine) turn(ctx context.Context, req Request) (*Outcome, error) {
 	if ans.Rows == nil {
 		ans.Rows = [][]any{}
 	}
+	if note != "" {
+		ans.Notes = append(ans.Notes, note)
+	}
 	ans.Suggestions = e.suggestions(ctx, in, len(res.Rows) == 0, now)
 	ans.TimingsMS = map[string]float64{
 		"understand": ms(tUnderstand), "plan": ms(tPlan), "execute": ms(tExec), "total": ms(time.Since(start)),
@@ -206,6 +210,36 @@ func (e *Engine) turn(ctx context.Context, req Request) (*Outcome, error) {
 	out.Status = StatusAnswered
 	out.Answer = ans
 	return out, nil
+}
+
+// cutTies keeps the top N rows of a result fetched past its cut-off and
+// says how many of the rows cut tie with the last one kept ("" when none
+// do): a top 3 that stops inside a tie is not the whole truth.
+func cutTies(res *source.Result, t *plan.Ties) string {
+	if t == nil || t.Limit <= 0 || len(res.Rows) <= t.Limit || t.Column < 0 {
+		return ""
+	}
+	last := res.Rows[t.Limit-1][t.Column]
+	more := 0
+	for _, r := range res.Rows[t.Limit:] {
+		if fmt.Sprint(r[t.Column]) != fmt.Sprint(last) {
+			break
+		}
+		more++
+	}
+	all := more == len(res.Rows)-t.Limit && len(res.Rows) == t.Limit+plan.TieProbe
+	res.Rows = res.Rows[:t.Limit]
+	res.Truncated = false
+	if more == 0 || last == nil {
+		return ""
+	}
+	switch {
+	case all:
+		return fmt.Sprintf("%d or more %s tie with the last one shown (%s %v): the cut-off falls inside a tie.", more, t.Plural, t.Label, last)
+	case more == 1:
+		return fmt.Sprintf("1 more %s ties with the last one shown (%s %v): the cut-off falls inside a tie.", t.Singular, t.Label, last)
+	}
+	return fmt.Sprintf("%d more %s tie with the last one shown (%s %v): the cut-off falls inside a tie.", more, t.Plural, t.Label, last)
 }
 
 func unknownNote(in *understand.Interpretation) string {

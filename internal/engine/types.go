@@ -85,6 +85,9 @@ type Answer struct {
 	Suggestions   []model.Suggestion   `json:"suggestions"`
 	TimingsMS     map[string]float64   `json:"timings_ms"`
 	Warnings      []string             `json:"warnings,omitempty"`
+	// Notes say what the rows alone do not: "2 more products tie with the
+	// last one shown".
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Error codes a turn can fail with.

@@ -27,6 +27,7 @@ type question struct {
 	gold string
 	ask  string
 	says string // a part of the answer's plain-language statement
+	note string // a part of one of the answer's notes
 	// reply answers the clarification of kind ask as a user types it;
 	// the answer that follows must then equal gold
 	reply string
@@ -138,6 +139,10 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			// number say how many rows
 			{q: "which product is the most expensive", gold: "SELECT product_id FROM products ORDER BY list_price DESC LIMIT 1"},
 			{q: "the 3 least expensive products", gold: "SELECT product_id FROM products ORDER BY list_price, product_id LIMIT 3"},
+			// a top N that stops inside a tie says so
+			{q: "the 2 customers with the lowest credit limit", gold: "SELECT customer_id FROM customers WHERE credit_limit IS NOT NULL ORDER BY credit_limit, customer_id LIMIT 2",
+				note: "1 more customer ties with the last one shown (credit limit 2000)"},
+			{q: "the 3 customers with the lowest credit limit", gold: "SELECT customer_id FROM customers WHERE credit_limit IS NOT NULL ORDER BY credit_limit, customer_id LIMIT 3"},
 			// the row with the extreme, with a parent's column shown
 			{q: "the product with the highest list price and its category name", gold: "SELECT p.product_id, c.category_name FROM products p JOIN categories c ON c.category_id = p.category_id ORDER BY p.list_price DESC LIMIT 1"},
 			// an average of text is asked about, never answered as a list
@@ -298,6 +303,9 @@ func answerAll(t *testing.T, schema string, d model.Dialect, db *sql.DB, dsn str
 			}
 			if !strings.Contains(out.Answer.Statement, tc.says) {
 				t.Errorf("statement %q does not say %q", out.Answer.Statement, tc.says)
+			}
+			if tc.note != "" && !strings.Contains(strings.Join(out.Answer.Notes, "\n"), tc.note) {
+				t.Errorf("notes %q do not say %q", out.Answer.Notes, tc.note)
 			}
 		})
 	}

@@ -24,6 +24,33 @@ type Plan struct {
 	// and relaxed-filter suggestions), with its own arguments.
 	CountSQL  string
 	CountArgs []any
+	// Ties is set for the top N rows: the statement fetches up to TieProbe
+	// rows more, so that rows tying with the last one kept can be told.
+	Ties *Ties
+}
+
+// TieProbe is how many rows past a top-N cut-off a plan fetches to see
+// whether they tie with the last row kept.
+const TieProbe = 20
+
+// Ties describes a top-N answer whose cut-off may fall inside a tie.
+type Ties struct {
+	// Limit is the number of rows asked for.
+	Limit int
+	// Column is the index among the columns of the value ranked by.
+	Column int
+	// Label says what the rows are ranked by ("units sold"); Singular and
+	// Plural what they are ("product", "products").
+	Label, Singular, Plural string
+}
+
+// newTies describes the ties of the top limit rows of e by label, whose
+// value is the column at index col.
+func newTies(limit, col int, label string, e *model.Entity) *Ties {
+	for _, p := range []string{"highest ", "lowest ", "maximum ", "minimum "} {
+		label = strings.TrimPrefix(label, p)
+	}
+	return &Ties{Limit: limit, Column: col, Label: label, Singular: e.Singular(), Plural: e.PluralLabel()}
 }
 
 // Column is a result column: its name and kind (text, integer, real, date).
@@ -66,6 +93,8 @@ type compiler struct {
 	cols   []Column
 	sel    []string
 	names  map[string]int
+	// colOf is the index of each model column shown
+	colOf map[*model.Column]int
 }
 
 // Compile compiles a query for a dialect.
@@ -76,7 +105,7 @@ func Compile(m *model.Model, q *query.Query, d model.Dialect, opt Options) (*Pla
 	if opt.RowCap <= 0 {
 		opt.RowCap = 1000
 	}
-	c := &compiler{m: m, q: q, w: &writer{d: d}, opt: opt, base: q.Base, joined: map[*model.Entity]bool{q.Base: true}, names: map[string]int{}}
+	c := &compiler{m: m, q: q, w: &writer{d: d}, opt: opt, base: q.Base, joined: map[*model.Entity]bool{q.Base: true}, names: map[string]int{}, colOf: map[*model.Column]int{}}
 	p, err := c.compile()
 	if err == nil {
 		err = c.w.err
@@ -523,7 +552,18 @@ func (c *compiler) addColumn(col *model.Column) string {
 		name = col.Entity().Singular() + "_" + col.Name
 		name = strings.ReplaceAll(name, " ", "_")
 	}
+	if c.colOf != nil {
+		if _, ok := c.colOf[col]; !ok {
+			c.colOf[col] = len(c.cols)
+		}
+	}
 	return c.add(c.w.col(col), name, colType(col))
+}
+
+// topLimit is the LIMIT of a top-N statement: the N rows and the rows
+// that may tie with the last of them, within the row cap.
+func (c *compiler) topLimit(n int) int64 {
+	return int64(min(n+TieProbe, c.opt.RowCap+1))
 }
 
 // listColumns are the columns a list of base rows shows.
@@ -597,6 +637,16 @@ func (c *compiler) list() (*Plan, error) {
 			c.addColumn(col)
 		}
 	}
+	// the top rows by a column ("the 3 most expensive products") show it,
+	// and may stop inside a tie
+	var ties *Ties
+	if q.Intent == query.IntentTop && q.Limit > 0 && q.Limit <= c.opt.RowCap && len(q.Order) > 0 && c.reach(q.Order[0].Column.Entity()) {
+		oc := q.Order[0].Column
+		if _, shown := c.colOf[oc]; !shown {
+			c.addColumn(oc)
+		}
+		ties = newTies(q.Limit, c.colOf[oc], strings.ToLower(oc.Title()), c.base)
+	}
 	order := c.orderBy()
 	limit := q.Limit
 	if q.Latest != nil && q.Latest.Per == nil {
@@ -605,9 +655,14 @@ func (c *compiler) list() (*Plan, error) {
 	if limit == 0 || limit > c.opt.RowCap {
 		limit = c.opt.RowCap + 1
 	}
+	lim := int64(limit)
+	if ties != nil {
+		lim = c.topLimit(limit)
+	}
 	body := c.from() + c.whereSQL()
-	sql := "SELECT " + strings.Join(c.sel, ", ") + body + order + " LIMIT " + c.w.param(int64(limit))
+	sql := "SELECT " + strings.Join(c.sel, ", ") + body + order + " LIMIT " + c.w.param(lim)
 	p := c.finish(sql, true)
+	p.Ties = ties
 	p.CountSQL, p.CountArgs = c.w.bind(countOf(body, q.Limit))
 	return p, nil
 }
@@ -894,8 +949,10 @@ func (c *compiler) rank() (*Plan, error) {
 		}
 		order := append([]string{c.w.nullsLast(c.w.col(r.Metric.Column), r.Desc)}, c.tiebreak(r.Entity)...)
 		sql := "SELECT " + strings.Join(c.sel, ", ") + c.from() + c.whereSQL() + " ORDER BY " + strings.Join(order, ", ") +
-			" LIMIT " + c.w.param(int64(r.Limit))
-		return c.finish(sql, false), nil
+			" LIMIT " + c.w.param(c.topLimit(r.Limit))
+		p := c.finish(sql, false)
+		p.Ties = newTies(r.Limit, c.colOf[r.Metric.Column], r.Metric.Label, r.Entity)
+		return p, nil
 	}
 	if !c.reach(r.Entity) {
 		return nil, fmt.Errorf("%w: %s cannot be ranked by %s", ErrUnsupported, r.Entity.PluralLabel(), r.Metric.Label)
@@ -920,8 +977,10 @@ func (c *compiler) rank() (*Plan, error) {
 	}
 	name := c.add(expr, aggName(r.Metric), aggType(r.Metric))
 	sql := "SELECT " + strings.Join(c.sel, ", ") + c.from() + c.whereSQL() + " GROUP BY " + strings.Join(groups, ", ") +
-		" ORDER BY " + c.w.quote(name) + dir(r.Desc) + ", " + c.w.col(k) + " ASC LIMIT " + c.w.param(int64(r.Limit))
-	return c.finish(sql, false), nil
+		" ORDER BY " + c.w.quote(name) + dir(r.Desc) + ", " + c.w.col(k) + " ASC LIMIT " + c.w.param(c.topLimit(r.Limit))
+	p := c.finish(sql, false)
+	p.Ties = newTies(r.Limit, len(c.cols)-1, r.Metric.Label, r.Entity)
+	return p, nil
 }
 
 func contains(cs []*model.Column, c *model.Column) bool {

@@ -455,6 +455,14 @@ func (b *builder) byMetric(r *model.Entity) *query.Agg {
 					}
 				}
 			}
+		case kUnit:
+			// "by units sold", "by units": the quantity of the lines
+			if w := b.words(n); w == "units" || w == "unit" || w == "items" || w == "pieces" {
+				if c := b.soldQuantity(r); c != nil {
+					metric = &query.Agg{Func: "sum", Column: c, Label: "units sold"}
+					n.used = true
+				}
+			}
 		case kMeasure:
 			metric = measureAgg(n.entry().measure)
 			n.used = true

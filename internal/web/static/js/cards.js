@@ -325,11 +325,13 @@ export function answerCard(a, { onChange, onSuggestion } = {}) {
     (a.suggestions || []).map((sg) => h("button", { type: "button", class: "pill", title: sg.prompt, onclick: () => onSuggestion && onSuggestion(sg.prompt) }, sg.title || sg.prompt))) : null;
 
   const warnings = (a.warnings || []).length ? h("ul", { class: "warnings" }, a.warnings.map((w) => h("li", {}, icon("alert"), w))) : null;
+  const notes = (a.notes || []).length ? h("ul", { class: "notes" }, a.notes.map((n) => h("li", {}, n))) : null;
 
   const card = h("article", { class: "card answer", "aria-labelledby": titleID, dataset: { rowCount: String(count) } },
     h("h2", { class: "statement", id: titleID }, a.statement || "Here is what I found"),
     chips,
     warnings,
+    notes,
     h("div", { class: "result-bar" }, meta, toggle),
     views,
     sql,
