@@ -210,9 +210,9 @@ func TestMain(m *testing.M) {
 // FuzzTurn drafts a model of a random schema, with no edits, and runs a
 // whole turn on it for random questions and questions made of the
 // schema's own words: whatever the question, the turn answers, asks, or
-// fails with a clear error. A panic (recovered into INTERNAL) or a
-// statement of our own that the guard refuses (VALIDATION_FAILED) is a
-// bug. CI runs it for a bounded time (.ci/run); without -fuzz the seeds
+// fails with a clear error. A panic (recovered into INTERNAL), a
+// statement of our own that the guard refuses (VALIDATION_FAILED) or that
+// the database rejects (DB_ERROR) is a bug. CI runs it for a bounded time (.ci/run); without -fuzz the seeds
 // run as a test.
 func FuzzTurn(f *testing.F) {
 	for i, q := range []string{"", "how many", "top 3", "list everything in 2024", "'; DROP TABLE x; --", "the oldest", "by state"} {
@@ -238,7 +238,7 @@ func FuzzTurn(f *testing.F) {
 			case err == nil:
 			case !errors.As(err, &ee):
 				t.Fatalf("%q: an error without a code: %v", question, err)
-			case ee.Code == engine.CodeInternal, ee.Code == engine.CodeValidation:
+			case ee.Code == engine.CodeInternal, ee.Code == engine.CodeValidation, ee.Code == engine.CodeDB:
 				t.Fatalf("%q: %s: %s (%v)", question, ee.Code, ee.Message, ee.Err)
 			}
 		}
