@@ -132,6 +132,17 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			// a total nothing precomputes is computed without a question
 			{q: "total goals", gold: "SELECT SUM(goals) FROM players"},
 		},
+		// staff keeps history: rows hold between from_date and to_date
+		"staff": {
+			{q: "how many staff work here now", gold: `SELECT COUNT(*) FROM staff s WHERE EXISTS (SELECT 1 FROM unit_assignments a
+				WHERE a.staff_id = s.staff_id AND a.to_date >= '2024-12-31')`},
+			{q: "current headcount by unit", gold: `SELECT unit_id, COUNT(*) FROM unit_assignments WHERE to_date >= '2024-12-31' GROUP BY unit_id`},
+			{q: "average current salary", gold: "SELECT AVG(salary) FROM pay WHERE to_date >= '2024-12-31'"},
+			{q: "average salary", gold: "SELECT AVG(salary) FROM pay"},
+			{q: "the 2 best paid staff right now", gold: "SELECT staff_id FROM pay WHERE to_date >= '2024-12-31' ORDER BY salary DESC LIMIT 2"},
+			{q: "who is in Research at the moment", gold: "SELECT staff_id FROM unit_assignments WHERE unit_id = 1 AND to_date >= '2024-12-31'"},
+			{q: "who has ever worked in Support", gold: "SELECT staff_id FROM unit_assignments WHERE unit_id = 2"},
+		},
 		// shop reproduces, on a schema of our own, what drafted models got
 		// wrong on public sample databases
 		"shop": {

@@ -49,9 +49,11 @@ type entity struct {
 	keyPK         bool // key is the table's single-column primary key
 	display       string
 	timeColumn    string
-	listColumns   []string
-	cols          []*column
-	byName        map[string]*column
+	// validFrom and validTo bound when a row holds (from_date, to_date)
+	validFrom, validTo string
+	listColumns        []string
+	cols               []*column
+	byName             map[string]*column
 	// link is set for a table that only links others (film_actor): its
 	// rows are pairs, never what a question is about.
 	link bool
@@ -174,6 +176,7 @@ func newDrafter(s *Schema) *drafter {
 			c.synonyms = d.columnSynonyms(e, c)
 		}
 		e.timeColumn = ownTimeColumn(e)
+		e.validFrom, e.validTo = validity(e)
 	}
 	for _, e := range d.ents {
 		if e.timeColumn == "" {

@@ -76,6 +76,9 @@ func writeEntity(b *bytes.Buffer, e *entity) {
 	if e.timeColumn != "" {
 		fmt.Fprintf(b, "    time_column: %s\n", scalar(e.timeColumn))
 	}
+	if e.validTo != "" {
+		fmt.Fprintf(b, "    validity: {from: %s, to: %s}\n", scalar(e.validFrom), scalar(e.validTo))
+	}
 	if len(e.listColumns) > 0 {
 		fmt.Fprintf(b, "    list_columns: %s\n", flowList(e.listColumns))
 	}
@@ -263,6 +266,7 @@ func (d *drafter) header(b *bytes.Buffer, name string) {
 		"roles: dimension and name columns have their values matched in questions, text columns never; " +
 			"measures are summed or averaged (avg for prices, rates, scores, ages, percentages, sizes);",
 		"time_column: the date that places a row in \"last 30 days\" or \"per month\";",
+		"validity: the dates between which a row holds (a salary from_date to to_date), read for \"current\" and \"now\";",
 		"what a database cannot tell: named measures (revenue = quantity × price), business terms, " +
 			"vague words (large, recent) with their options, rankings and scope.",
 	} {

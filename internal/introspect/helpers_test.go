@@ -19,7 +19,7 @@ import (
 )
 
 // schemas are the test databases in testdata/NAME.sql.
-var schemas = []string{"library", "hr", "shop", "league"}
+var schemas = []string{"library", "hr", "shop", "league", "staff"}
 
 // statements splits a testdata SQL file into statements (no statement in
 // these files contains a semicolon at the end of a line).

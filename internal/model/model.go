@@ -67,6 +67,11 @@ type Entity struct {
 	TimeColumn string `yaml:"time_column,omitempty"`
 	// TimeWindow "required" makes a question about this entity name a period.
 	TimeWindow string `yaml:"time_window,omitempty"`
+	// Validity names the columns bounding when a row holds (a salary from
+	// from_date to to_date): a question about what is true now ("current
+	// salary", "right now") keeps the rows whose end is missing or not yet
+	// passed; an end far in the future (9999-01-01) counts as open.
+	Validity *Validity `yaml:"validity,omitempty"`
 	// ListColumns are shown when rows are listed; defaults to key, display
 	// and the dimension columns.
 	ListColumns []string `yaml:"list_columns,omitempty"`
@@ -91,6 +96,13 @@ const (
 
 // GrainYear is the grain of a column holding calendar years.
 const GrainYear = "year"
+
+// Validity is the period a row of an entity holds: From (optional) and
+// To, date or timestamp columns of the entity.
+type Validity struct {
+	From string `yaml:"from,omitempty"`
+	To   string `yaml:"to"`
+}
 
 // Column is one column of an entity.
 type Column struct {

@@ -99,6 +99,20 @@ func (v *validator) entities() {
 				v.add(p+".time_column", "time column %q must be reachable through many-to-one joins", e.TimeColumn)
 			}
 		}
+		if vd := e.Validity; vd != nil {
+			for _, f := range [][2]string{{"from", vd.From}, {"to", vd.To}} {
+				field, name := f[0], f[1]
+				switch c := e.columns[name]; {
+				case name == "" && field == "from":
+				case name == "":
+					v.add(p+".validity.to", "validity needs the column that ends a row's period")
+				case c == nil:
+					v.add(p+".validity."+field, "%q is not a column of %s", name, e.Name)
+				case !c.Temporal():
+					v.add(p+".validity."+field, "%s.%s is not a date or timestamp column", e.Name, name)
+				}
+			}
+		}
 		switch e.TimeWindow {
 		case "", "optional":
 		case "required":

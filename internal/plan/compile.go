@@ -95,6 +95,8 @@ type compiler struct {
 	names  map[string]int
 	// colOf is the index of each model column shown
 	colOf map[*model.Column]int
+	// orderErr is an order the statement could not follow
+	orderErr error
 }
 
 // Compile compiles a query for a dialect.
@@ -160,10 +162,49 @@ func (c *compiler) from() string {
 }
 
 func (c *compiler) whereSQL() string {
-	if len(c.where) == 0 {
+	where := c.where
+	if c.q.Current {
+		// the base and every table joined hold today
+		where = append(append([]string{}, where...), c.currentConds(c.base)...)
+		for _, ed := range c.joins {
+			where = append(where, c.currentConds(ed.To)...)
+		}
+	}
+	if len(where) == 0 {
 		return ""
 	}
-	return " WHERE " + strings.Join(c.where, " AND ")
+	return " WHERE " + strings.Join(where, " AND ")
+}
+
+// currentConds keeps the rows of e that hold today when e has a validity
+// period and the question asks what is current: no end, or an end not yet
+// passed (a far-future end such as 9999-01-01 is open).
+func (c *compiler) currentConds(e *model.Entity) []string {
+	vd := e.Validity
+	if !c.q.Current || vd == nil {
+		return nil
+	}
+	to := e.Column(vd.To)
+	if to == nil {
+		return nil
+	}
+	col := c.w.col(to)
+	conds := []string{"(" + col + " IS NULL OR " + col + " >= " + c.w.param(c.today()) + ")"}
+	if vd.From != "" {
+		if from := e.Column(vd.From); from != nil {
+			conds = append(conds, "("+c.w.col(from)+" IS NULL OR "+c.w.col(from)+" <= "+c.w.param(c.today())+")")
+		}
+	}
+	return conds
+}
+
+// today is the date a current row holds on, as the dialects compare dates.
+func (c *compiler) today() string {
+	now := c.opt.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	return now.UTC().Format("2006-01-02")
 }
 
 // filterSQL renders one filter's condition against its entity ("" when
@@ -340,6 +381,9 @@ func (c *compiler) viaFilter(f query.Filter) (string, error) {
 	if cond == "" {
 		return "", fmt.Errorf("%w: nothing to refer to through %s", ErrUnsupported, f.Via.Name)
 	}
+	if cur := c.currentConds(f.Entity); len(cur) > 0 {
+		cond += " AND " + strings.Join(cur, " AND ")
+	}
 	s := c.w.col(f.Via) + " IN (SELECT " + c.w.table(f.Entity) + "." + c.w.quote(ref[i+1:]) + " FROM " + c.w.table(f.Entity) + " WHERE " + cond + ")"
 	if f.Referenced {
 		// the rows the matching rows refer to: key IN (SELECT fk …)
@@ -488,7 +532,11 @@ func (c *compiler) related(e *model.Entity, what string, conds []string) (string
 		fmt.Fprintf(&b, " JOIN %s ON %s.%s = %s.%s", c.w.table(ed.To), c.w.table(ed.To), c.w.quote(ed.ToCol), c.w.table(ed.From), c.w.quote(ed.FromCol))
 	}
 	link := fmt.Sprintf("%s.%s = %s.%s", c.w.table(first.To), c.w.quote(first.ToCol), c.w.table(c.base), c.w.quote(first.FromCol))
-	b.WriteString(" WHERE " + strings.Join(append([]string{link}, conds...), " AND ") + ")")
+	all := append([]string{link}, conds...)
+	for _, ed := range path {
+		all = append(all, c.currentConds(ed.To)...)
+	}
+	b.WriteString(" WHERE " + strings.Join(all, " AND ") + ")")
 	return b.String(), nil
 }
 
@@ -648,6 +696,9 @@ func (c *compiler) list() (*Plan, error) {
 		ties = newTies(q.Limit, c.colOf[oc], strings.ToLower(oc.Title()), c.base)
 	}
 	order := c.orderBy()
+	if c.orderErr != nil {
+		return nil, c.orderErr
+	}
 	limit := q.Limit
 	if q.Latest != nil && q.Latest.Per == nil {
 		limit = 1
@@ -681,9 +732,13 @@ func (c *compiler) orderBy() string {
 	q := c.q
 	var parts []string
 	for _, o := range q.Order {
-		if c.reach(o.Column.Entity()) {
-			parts = append(parts, c.w.nullsLast(c.w.col(o.Column), o.Desc))
+		if !c.reach(o.Column.Entity()) {
+			// an order the rows cannot follow would list them in another
+			// order under a statement that says this one
+			c.orderErr = fmt.Errorf("%w: %s cannot be ordered by %s", ErrUnsupported, c.base.PluralLabel(), o.Column.Title())
+			continue
 		}
+		parts = append(parts, c.w.nullsLast(c.w.col(o.Column), o.Desc))
 	}
 	if q.Latest != nil && q.Latest.Time != nil {
 		parts = append(parts, c.w.col(q.Latest.Time)+" DESC")

@@ -101,6 +101,9 @@ func Statement(m *model.Model, q *query.Query) string {
 	if len(own) > 0 {
 		parts = append([]string{"where " + strings.Join(own, " and ")}, parts...)
 	}
+	if q.Current {
+		parts = append(parts, "(as of today)")
+	}
 	if w := q.Window; w != nil {
 		parts = append(parts, fmt.Sprintf("(%s: %s)", w.Column.Title(), w.Window.Label))
 	}

@@ -33,6 +33,9 @@ type Query struct {
 	Agg     *Agg
 	Group   []Group
 	Window  *TimeFilter
+	// Current keeps, of every entity with a validity period the statement
+	// reads, the rows that hold today ("current salary", "right now").
+	Current bool
 	Rank    *Rank
 	Order   []Order
 	// Limit caps the rows of a list (0: the engine's row cap).

@@ -82,6 +82,7 @@ func (b *builder) build(ctx context.Context) {
 	}
 	// what it computes
 	b.negatedMeasures()
+	b.currentWords()
 	b.dimensionSuperlatives()
 	b.intent()
 	b.sharedNames(ctx)
@@ -93,6 +94,7 @@ func (b *builder) build(ctx context.Context) {
 	b.numbers()
 	b.columnAgainstColumn()
 	b.window()
+	b.currentThroughChild()
 	b.precomputedSource()
 	// how the answer is shown, and what the model's policies ask for
 	b.ordering()

@@ -8,6 +8,8 @@
 package understand
 
 import (
+	"strings"
+
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/query"
 )
@@ -441,14 +443,25 @@ func (b *builder) refineFirst(intentWords) {
 		return
 	}
 	q.Intent = query.IntentTop
-	q.Order = []query.Order{*b.firstBy}
-	q.Limit = 1
+	limit := 1
 	switch {
 	case b.firstLimit > 0:
-		q.Limit = b.firstLimit
+		limit = b.firstLimit
 	case !b.singular(b.subjectM):
-		q.Limit = b.topLimit(q.Base)
+		limit = b.topLimit(q.Base)
 	}
+	// a column of rows that belong to the base ("the best paid employees"
+	// by their salaries): the base rows ranked by its largest (or
+	// smallest) value, not an order the statement cannot follow
+	if oc := b.firstBy.Column; !b.a.model.ToOne(q.Base, oc.Entity()) {
+		fn := map[bool]string{true: "max", false: "min"}[b.firstBy.Desc]
+		q.Rank = &query.Rank{Entity: q.Base, Metric: query.Agg{Func: fn, Column: oc, Label: strings.ToLower(oc.Title())},
+			Desc: b.firstBy.Desc, Limit: limit}
+		b.baseForMetric(&q.Rank.Metric)
+		return
+	}
+	q.Order = []query.Order{*b.firstBy}
+	q.Limit = limit
 }
 
 // refineLatest: "the latest glucose" keeps the newest row, unless the

@@ -305,7 +305,8 @@ func (b *builder) superlative(i int, m *mention) {
 		return
 	}
 	m.used = true
-	b.q.Order = append(b.q.Order, query.Order{Column: c, Desc: !strings.EqualFold(dir, "asc")})
+	desc := !strings.EqualFold(dir, "asc")
+	b.q.Order = append(b.q.Order, query.Order{Column: c, Desc: desc})
 	limit := 0
 	if _, p := b.prev(i); p != nil && p.kind == kNumber && !p.used {
 		limit = int(p.num)
@@ -325,5 +326,14 @@ func (b *builder) superlative(i int, m *mention) {
 	b.q.Limit = limit
 	if b.q.Intent == query.IntentList {
 		b.q.Intent = query.IntentTop
+	}
+	// a column of rows that belong to the base ("the best paid employees"
+	// by their salaries): the base rows ranked by its largest value
+	if base := b.q.Base; base != nil && !b.a.model.ToOne(base, c.Entity()) && b.q.Intent == query.IntentTop && b.q.Rank == nil {
+		b.q.Order = b.q.Order[:len(b.q.Order)-1]
+		fn := map[bool]string{true: "max", false: "min"}[desc]
+		b.q.Rank = &query.Rank{Entity: base, Metric: query.Agg{Func: fn, Column: c, Label: strings.ToLower(c.Title())}, Desc: desc, Limit: limit}
+		b.q.Limit = 0
+		b.baseForMetric(&b.q.Rank.Metric)
 	}
 }

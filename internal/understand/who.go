@@ -106,6 +106,13 @@ func (b *builder) whoSubject() {
 		p = parent
 	}
 	if p == nil {
+		// "who is in Research": the people linked to a unit through their
+		// assignments, when one kind of people is
+		if o := b.onlyPeople(); o != nil && o != s && m.Reachable(o, s) {
+			p = o
+		}
+	}
+	if p == nil {
 		return
 	}
 	if b.subjectM != nil {
