@@ -89,6 +89,9 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			{q: "the youngest author", gold: "SELECT author_id FROM authors WHERE birth_year = 1977"},
 			{q: "the cheapest book", gold: "SELECT book_id FROM books ORDER BY price, book_id LIMIT 1"},
 			{q: "the 2 cheapest books", gold: "SELECT book_id FROM books ORDER BY price, book_id LIMIT 2"},
+			// the value that occurs most (or least) often
+			{q: "what is the most common genre of books", gold: "SELECT genre FROM books GROUP BY genre ORDER BY COUNT(*) DESC LIMIT 1"},
+			{q: "which genre appears least often", gold: "SELECT genre FROM books GROUP BY genre ORDER BY COUNT(*), genre LIMIT 1"},
 			// the rows with the extreme, not the extreme itself
 			{q: "the book with the highest price", gold: "SELECT book_id FROM books ORDER BY price DESC, book_id LIMIT 1"},
 			{q: "what is the highest price of books", gold: "SELECT MAX(price) FROM books"},

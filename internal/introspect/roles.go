@@ -509,8 +509,17 @@ func contactNamed(w []string) bool {
 // value in a small table.
 func repeatedShort(c *Column, t *Table) bool {
 	n := t.Sampled
-	return c.Distinct >= 1 && c.MaxLen <= shortText && n > 0 && c.Distinct*10 <= n*9
+	if c.Distinct < 1 || n == 0 {
+		return false
+	}
+	// categories spelled out ("Constitutional Monarchy", "US Territory")
+	// run longer, and repeat: each value three times or more on average
+	return c.MaxLen <= shortText && c.Distinct*10 <= n*9 || c.MaxLen <= repeatedText && c.Distinct*3 <= n
 }
+
+// repeatedText is the longest value of a column matched as a dimension
+// because its values repeat.
+const repeatedText = 80
 
 // shortText is the longest value of a column matched as a dimension
 // although it has many distinct values.

@@ -288,3 +288,27 @@ func TestDraftShortenedNames(t *testing.T) {
 		}
 	}
 }
+
+// TestDraftRepeatedCategories: a text column of spelled-out categories
+// ("Constitutional Monarchy", "US Territory") has too many values to be
+// low-cardinality and runs longer than a city, but its values repeat: it
+// is a dimension whose values are matched. Long text that does not
+// repeat stays free text.
+func TestDraftRepeatedCategories(t *testing.T) {
+	t.Parallel()
+	form := col("government_form", "TEXT", 60, "Constitutional Monarchy", "US Territory")
+	form.MaxLen = 44
+	notes := col("notes", "TEXT", 230, "Joined the federation in 1990 after a referendum")
+	notes.MaxLen = 70
+	s := &introspect.Schema{Dialect: model.SQLite, Tables: []*introspect.Table{
+		table("countries", 239, []string{"code"}, col("code", "TEXT", 239, "ABW"), col("name", "TEXT", 239, "Aruba"), form, notes),
+	}}
+	_, m := draft(t, s, "countries")
+	e := m.Entity("countries")
+	if c := e.Column("government_form"); c.Role != model.RoleDimension || !c.FromDatabase() {
+		t.Errorf("government_form: role %s, values from the database %v; want a dimension with its values", c.Role, c.FromDatabase())
+	}
+	if c := e.Column("notes"); c.Role != model.RoleText {
+		t.Errorf("notes: role %s, want text", c.Role)
+	}
+}

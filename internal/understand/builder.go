@@ -67,6 +67,7 @@ func (b *builder) build(ctx context.Context) {
 	b.superlativeColumns()
 	b.dimensionAggregates()
 	b.mostBases()
+	b.commonValues()
 	b.markGroupTargets()
 	b.contextEntities()
 	b.resolveColumns()

@@ -40,6 +40,8 @@ func (b *builder) resolveColumns() {
 		narrowed := preferByContext(b, cols, func(e entry) *model.Entity { return e.entity })
 		// a foreign key and the column it copies mean one thing
 		narrowed = oneMeaning(narrowed)
+		// "the age of the losers": loser_age, not winner_age
+		narrowed = b.byOtherWords(m, narrowed)
 		if len(narrowed) == 1 || m.kind == kFlag {
 			m.entries = []entry{narrowed[0]}
 			if m.kind == kFlag {
@@ -86,6 +88,44 @@ func (b *builder) parseColumnAnswer(answer string, cols []entry) (*Option, strin
 		}
 	}
 	return nil, fmt.Sprintf("%q is not one of the columns that match", answer)
+}
+
+// byOtherWords keeps, of the columns a word names, the one whose name
+// also has another word of the question ("average age of the losers":
+// loser_age, not winner_age), when exactly one has.
+func (b *builder) byOtherWords(m *mention, cols []entry) []entry {
+	if len(cols) < 2 {
+		return cols
+	}
+	said := map[string]bool{}
+	for k, st := range b.l.stems {
+		if (k < m.start || k >= m.end) && len(b.l.texts[k]) > 2 {
+			said[st] = true
+		}
+	}
+	own := map[string]bool{}
+	for _, st := range b.l.stems[m.start:m.end] {
+		own[st] = true
+	}
+	var out []entry
+	for _, e := range cols {
+		// the table's own name in a column's ("loan" of loan_date) tells
+		// nothing apart: "loans by date" is still asked
+		ent := map[string]bool{}
+		for _, w := range strings.Fields(text.Normalize(e.entity.Name + " " + e.entity.Label + " " + e.entity.PluralLabel())) {
+			ent[text.Stem(w)] = true
+		}
+		for w := range columnWords(e.column) {
+			if st := text.Stem(w); !own[st] && said[st] && !ent[st] {
+				out = append(out, e)
+				break
+			}
+		}
+	}
+	if len(out) == 1 {
+		return out
+	}
+	return cols
 }
 
 // nameHasWord reports whether one of the words of a column's name or unit

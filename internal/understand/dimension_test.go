@@ -63,3 +63,76 @@ entities:
 		}
 	}
 }
+
+// TestColumnsToldApartByOtherWords: a word naming two columns ("age":
+// winner_age and loser_age) is settled by another word of the question
+// that only one of them has ("the losers").
+func TestColumnsToldApartByOtherWords(t *testing.T) {
+	m, err := model.Parse("tennis.yaml", []byte(`source: tennis
+entities:
+  - name: matches
+    key: id
+    columns:
+      - {name: id, role: id}
+      - {name: winner_age, role: measure, type: real, synonyms: [winner age, age]}
+      - {name: loser_age, role: measure, type: real, synonyms: [loser age, age]}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	an := understand.New(m, nil)
+	for q, want := range map[string]string{
+		"what is the average age of the losers": "aggregate: avg(matches.loser_age)",
+		"average age of winners":                "aggregate: avg(matches.winner_age)",
+		"average age":                           "column_ambiguity",
+	} {
+		in, err := an.Analyze(context.Background(), q, understand.Settings{Now: demotest.AsOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := understand.Describe(in); !strings.Contains(d, want) {
+			t.Errorf("%q: want %q in\n%s", q, want, d)
+		}
+	}
+}
+
+// TestColumnOfTheNamedValue: a column word two tables share is the one
+// of the table a named value belongs to ("the population of Afghanistan"
+// is a country's, not a city's).
+func TestColumnOfTheNamedValue(t *testing.T) {
+	m, err := model.Parse("world.yaml", []byte(`source: world
+entities:
+  - name: countries
+    key: code
+    display: name
+    columns:
+      - {name: code, role: id}
+      - {name: name, role: name, values: {items: [{value: Afghanistan}, {value: Aruba}]}}
+      - {name: population, role: measure, type: integer}
+  - name: cities
+    key: id
+    display: name
+    columns:
+      - {name: id, role: id}
+      - {name: name, role: name, values: {items: [{value: Kabul}, {value: Oranjestad}]}}
+      - {name: country_code, role: id, references: countries.code}
+      - {name: population, role: measure, type: integer}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	an := understand.New(m, nil)
+	for q, want := range map[string]string{
+		"what is the population of Afghanistan": "column: countries.population",
+		"population of Kabul":                   "column: cities.population",
+		"what is the population":                "column_ambiguity",
+	} {
+		in, err := an.Analyze(context.Background(), q, understand.Settings{Now: demotest.AsOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := understand.Describe(in); !strings.Contains(d, want) {
+			t.Errorf("%q: want %q in\n%s", q, want, d)
+		}
+	}
+}

@@ -28,6 +28,19 @@ func (b *builder) contextEntities() {
 			if ents := columnEntities(m.entries); len(ents) == 1 && m.entry().column.Role != model.RoleID {
 				add(ents[0])
 			}
+		case kValue:
+			// a name found in one entity only names it too ("the
+			// population of Afghanistan": a country's)
+			if !m.partial && len(m.vals) > 0 {
+				e := m.vals[0].col.Entity()
+				one := true
+				for _, v := range m.vals {
+					one = one && v.col.Entity() == e
+				}
+				if one {
+					add(e)
+				}
+			}
 		}
 	}
 }

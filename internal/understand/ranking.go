@@ -540,6 +540,60 @@ func (b *builder) rankCount(aggM *mention) *mention {
 
 // mostByColumn reads "which sector has the most symbols": the values of a
 // column ranked by the count (or measure) named after "most", top first.
+// commonPhrases ask for the value that occurs most (or least) often:
+// "the most common citizenship", "the transcript date that appears least
+// often". The first word is the ranking word the lexicon reads.
+var commonPhrases = [][]string{{"most", "common"}, {"most", "frequent"}, {"most", "often"}, {"least", "common"},
+	{"least", "frequent"}, {"least", "often"}, {"most", "frequently"}, {"least", "frequently"}}
+
+// commonValues reads "the most common citizenship of singers" as the
+// citizenship with the most singers: a ranking phrase next to a column
+// that is not a number ranks the column's values by how many rows have
+// them (mostByColumn). Read in the first pass, before the subject.
+func (b *builder) commonValues() {
+	if b.mostBy != nil {
+		return
+	}
+	for i, m := range b.ms {
+		if m.kind != kMost && !(m.kind == kAgg && m.entry().op == "min") || m.end >= len(b.l.texts) {
+			continue
+		}
+		phrase := false
+		for _, p := range commonPhrases {
+			if b.l.texts[m.start] == p[0] && b.l.texts[m.end] == p[1] {
+				phrase = true
+			}
+		}
+		if !phrase {
+			continue
+		}
+		// the column after the phrase ("most common citizenship"), else
+		// the one before it ("the date that appears least often")
+		var col *mention
+		if _, n := b.next(i + 1); n != nil && n.kind == kColumn && !n.entry().column.Numeric() {
+			col = n
+		} else {
+			for j := i - 1; j >= 0; j-- {
+				if x := b.ms[j]; x.kind == kColumn && (!x.entry().column.Numeric() || x.entry().column.Temporal()) {
+					col = x
+					break
+				}
+			}
+		}
+		if col == nil {
+			continue
+		}
+		for _, x := range b.ms {
+			if x.start == m.end && x.end == m.end+1 {
+				x.kind, x.used = kStop, true // "common", "often"
+			}
+		}
+		col.used = true
+		b.mostBy, b.mostM = col, m
+		return
+	}
+}
+
 func (b *builder) mostByColumn() {
 	q := b.q
 	col := b.mostBy.entry().column

@@ -57,6 +57,9 @@ func (b *builder) setSubject(m *mention, e *model.Entity) {
 // (mostBy). done reports that the subject is set: a flag before "most"
 // ("which salesperson…") is its entity, still filtered by the flag.
 func (b *builder) mostSubject() (pick *mention, done bool) {
+	if b.mostBy != nil {
+		return nil, false // "the most common citizenship": read already
+	}
 	for i, m := range b.ms {
 		if m.kind != kMost {
 			continue
