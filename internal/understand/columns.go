@@ -97,10 +97,18 @@ func (b *builder) byOtherWords(m *mention, cols []entry) []entry {
 	if len(cols) < 2 {
 		return cols
 	}
+	// the words of things the question names, not of its time expressions
+	// and function words ("over the last 30 days" says nothing of
+	// last_price)
 	said := map[string]bool{}
-	for k, st := range b.l.stems {
-		if (k < m.start || k >= m.end) && len(b.l.texts[k]) > 2 {
-			said[st] = true
+	for _, x := range b.ms {
+		if x == m || x.kind != kUnknown && x.kind != kEntity && x.kind != kColumn && x.kind != kValue && x.kind != kFlag {
+			continue
+		}
+		for k := x.start; k < x.end; k++ {
+			if len(b.l.texts[k]) > 2 {
+				said[b.l.stems[k]] = true
+			}
 		}
 	}
 	own := map[string]bool{}
