@@ -89,6 +89,9 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			{q: "the youngest author", gold: "SELECT author_id FROM authors WHERE birth_year = 1977"},
 			{q: "the cheapest book", gold: "SELECT book_id FROM books ORDER BY price, book_id LIMIT 1"},
 			{q: "the 2 cheapest books", gold: "SELECT book_id FROM books ORDER BY price, book_id LIMIT 2"},
+			// "this author" points at a row the question does not name
+			{q: "what is the country of this author", ask: "value_ambiguity"},
+			{q: "what is the country of this author", ask: "value_ambiguity", reply: "Terry Pratchett", gold: "SELECT country FROM authors WHERE author_id = 2"},
 			// the value that occurs most (or least) often
 			{q: "what is the most common genre of books", gold: "SELECT genre FROM books GROUP BY genre ORDER BY COUNT(*) DESC LIMIT 1"},
 			{q: "which genre appears least often", gold: "SELECT genre FROM books GROUP BY genre ORDER BY COUNT(*), genre LIMIT 1"},

@@ -105,6 +105,7 @@ func (b *builder) build(ctx context.Context) {
 	b.history()
 	b.format()
 	b.requireWindow()
+	b.demonstrativeRows()
 	b.unknownWords()
 	b.finish()
 }
