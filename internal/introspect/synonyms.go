@@ -2,6 +2,7 @@ package introspect
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
@@ -157,6 +158,11 @@ func (d *drafter) columnSynonyms(e *entity, c *column) []string {
 		if c.c.Name == e.key && (len(w) == 1 || len(stripped) == 1) && last(w) == "id" {
 			add(e.label + " id")
 		}
+		// a reference holding codes people read ("template type code"):
+		// its name without the table's, like any column's
+		if c.references != "" && c.kind == KindText && last(w) != "id" {
+			add(strings.Join(stripped, " "))
+		}
 		// the role a reference names: manager_id is the "manager",
 		// salesRepEmployeeNumber the "sales rep"
 		if role := d.referenceRole(c); role != "" {
@@ -190,6 +196,11 @@ func (d *drafter) columnSynonyms(e *entity, c *column) []string {
 		add(head)
 	}
 	add(variants[strings.Join(w, " ")]...)
+	add(shapeSynonyms(w)...)
+	// level_of_membership is also the "membership level"
+	if i := slices.Index(w, "of"); i > 0 && i < len(w)-1 && !hasWord(w, "number", "num", "no") {
+		add(strings.Join(append(append([]string{}, w[i+1:]...), w[:i]...), " "))
+	}
 	// num_pages is the "number of pages"
 	if len(w) > 1 && (w[0] == "num" || w[0] == "no" || w[0] == "nbr" || w[0] == "number") && w[1] != "of" {
 		add("number of " + strings.Join(w[1:], " "))
@@ -216,6 +227,62 @@ func (d *drafter) columnSynonyms(e *entity, c *column) []string {
 	return d.keepSynonyms(e, c, syn)
 }
 
+// ordinals name the parts a trailing number counts: line_1 is the "first
+// line".
+var ordinals = []string{"", "first", "second", "third", "fourth", "fifth"}
+
+var numberNames = []string{"", "one", "two", "three", "four", "five"}
+
+// agentNouns name who did what a "<participle> by" column records:
+// directed_by is the "director".
+var agentNouns = map[string]string{"directed": "director", "written": "writer", "produced": "producer",
+	"created": "creator", "owned": "owner", "managed": "manager", "edited": "editor", "composed": "composer",
+	"designed": "designer", "performed": "performer", "sung": "singer", "played": "player", "hosted": "host",
+	"narrated": "narrator", "illustrated": "illustrator", "translated": "translator", "published": "publisher",
+	"approved": "approver", "reviewed": "reviewer", "sold": "seller", "bought": "buyer", "taught": "teacher",
+	"coached": "coach", "assigned": "assignee", "reported": "reporter"}
+
+// eventNouns name the event a participle dates: date_departed is the
+// "departure".
+var eventNouns = map[string]string{"departed": "departure", "arrived": "arrival", "adopted": "adoption",
+	"registered": "registration", "enrolled": "enrollment", "graduated": "graduation", "delivered": "delivery",
+	"shipped": "shipment", "paid": "payment", "purchased": "purchase", "released": "release", "published": "publication",
+	"admitted": "admission", "discharged": "discharge", "completed": "completion", "cancelled": "cancellation",
+	"approved": "approval", "submitted": "submission", "hired": "hire", "retired": "retirement"}
+
+// shapeSynonyms are what a name's shape says it is also called: line_1
+// the "first line", directed_by the "director", role_code the "role",
+// date_departed the "departure date".
+func shapeSynonyms(w []string) []string {
+	var out []string
+	n := len(w)
+	if n == 0 {
+		return nil
+	}
+	// a trailing number counts parts: the first line, line one
+	if k, err := strconv.Atoi(w[n-1]); err == nil && n > 1 && k >= 1 && k < len(ordinals) {
+		rest := strings.Join(w[:n-1], " ")
+		out = append(out, ordinals[k]+" "+rest, rest+" "+numberNames[k])
+	}
+	// directed_by: the director, the directors
+	if n == 2 && w[1] == "by" {
+		if a, ok := agentNouns[w[0]]; ok {
+			out = append(out, a)
+		}
+	}
+	// role_code: the role
+	if n >= 2 && (w[n-1] == "code" || w[n-1] == "cd") && !deniedWords[w[n-2]] {
+		out = append(out, strings.Join(w[:n-1], " "))
+	}
+	// date_departed, departed_at: the departure (date)
+	for _, x := range w {
+		if noun, ok := eventNouns[x]; ok {
+			out = append(out, noun+" date", noun)
+		}
+	}
+	return out
+}
+
 // qualifiers make a name's head noun wrong on its own: max_salary is not
 // "the salary", recommended_retail_price not "the price".
 var qualifiers = wordSet(`min max minimum maximum low high lowest highest expected recommended target estimated
@@ -232,37 +299,41 @@ var variants = map[string][]string{
 	"phone":         {"phone number", "telephone"},
 	"phone number":  {"phone", "telephone"},
 
-	"qty":        {"quantity"},
-	"min":        {"minimum"},
-	"max":        {"maximum"},
-	"avg":        {"average"},
-	"pct":        {"percent", "percentage"},
-	"amt":        {"amount"},
-	"num":        {"number"},
-	"no":         {"number"},
-	"nbr":        {"number"},
-	"desc":       {"description"},
-	"addr":       {"address"},
-	"zip":        {"zip code", "postcode"},
-	"sex":        {"gender"},
-	"gender":     {"sex"},
-	"salary":     {"pay", "wage", "wages"},
-	"mpg":        {"miles per gallon"},
-	"lvl":        {"level"},
-	"fname":      {"first name"},
-	"lname":      {"last name", "surname"},
-	"mgr":        {"manager"},
-	"yr":         {"year"},
-	"cnt":        {"count"},
-	"bal":        {"balance"},
-	"nm":         {"name"},
-	"gnp":        {"gross national product"},
-	"gdp":        {"gross domestic product"},
-	"hp":         {"horsepower"},
-	"dob":        {"date of birth", "birthday", "born"},
-	"cell":       {"mobile", "cell phone"},
-	"mobile":     {"cell", "cell phone"},
-	"cell phone": {"mobile"},
+	"qty":           {"quantity"},
+	"min":           {"minimum"},
+	"max":           {"maximum"},
+	"avg":           {"average"},
+	"pct":           {"percent", "percentage"},
+	"amt":           {"amount"},
+	"num":           {"number"},
+	"no":            {"number"},
+	"nbr":           {"number"},
+	"desc":          {"description"},
+	"addr":          {"address"},
+	"zip":           {"zip code", "postcode"},
+	"sex":           {"gender"},
+	"gender":        {"sex"},
+	"salary":        {"pay", "wage", "wages"},
+	"mpg":           {"miles per gallon"},
+	"cell number":   {"cell phone", "cell", "mobile phone", "mobile number", "mobile"},
+	"mobile number": {"mobile phone", "mobile", "cell phone", "cell number", "cell"},
+	"cell phone":    {"cell number", "cell", "mobile phone", "mobile"},
+	"home phone":    {"home number", "home phone number"},
+	"office phone":  {"office number", "work phone"},
+	"lvl":           {"level"},
+	"fname":         {"first name"},
+	"lname":         {"last name", "surname"},
+	"mgr":           {"manager"},
+	"yr":            {"year"},
+	"cnt":           {"count"},
+	"bal":           {"balance"},
+	"nm":            {"name"},
+	"gnp":           {"gross national product"},
+	"gdp":           {"gross domestic product"},
+	"hp":            {"horsepower"},
+	"dob":           {"date of birth", "birthday", "born"},
+	"cell":          {"mobile", "cell phone"},
+	"mobile":        {"cell", "cell phone"},
 }
 
 // sameEvent are other words for the event a date records ("done_at": the
@@ -356,7 +427,8 @@ func (d *drafter) keepSynonyms(e *entity, c *column, syn []string) []string {
 		s = strings.TrimSpace(s)
 		n := normPhrase(s)
 		switch {
-		case s == "", seen[s]:
+		case s == "", seen[s], strings.Trim(s, "0123456789 ") == "":
+			// a number is never a column's name ("1" of line_1)
 		case !strings.Contains(s, " ") && (deniedWords[s] || s == strings.ToLower(c.c.Name)):
 		case d.entityWords[n], others[n]:
 		default:

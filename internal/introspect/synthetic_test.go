@@ -312,3 +312,31 @@ func TestDraftRepeatedCategories(t *testing.T) {
 		t.Errorf("notes: role %s, want text", c.Role)
 	}
 }
+
+// TestDraftNameShapes checks the words a name's shape gives: a trailing
+// number counts parts (never a synonym by itself), "<participle> by" names
+// who did it, a code column its thing, a participle its event, "X of Y"
+// reads both ways, and a reference holding codes its own name.
+func TestDraftNameShapes(t *testing.T) {
+	t.Parallel()
+	shows := table("shows", 20, []string{"id"}, col("id", "INTEGER", 20), col("title", "TEXT", 20, "Pilot"),
+		col("directed_by", "TEXT", 8, "Ann Lee"), col("line_1", "TEXT", 20, "1 Main St"), col("role_code", "TEXT", 3, "VT"),
+		col("date_departed", "DATE", 20), col("level_of_membership", "INTEGER", 5), col("cell_number", "TEXT", 20, "555-0101"),
+		col("type_code", "TEXT", 4, "BK", "PP"))
+	shows.ForeignKeys = []introspect.ForeignKey{{Columns: []string{"type_code"}, RefTable: "template_types", RefColumns: []string{"type_code"}}}
+	s := &introspect.Schema{Dialect: model.SQLite, Tables: []*introspect.Table{
+		table("template_types", 4, []string{"type_code"}, col("type_code", "TEXT", 4, "BK", "PP")), shows,
+	}}
+	_, m := draft(t, s, "shows")
+	e := m.Entity("shows")
+	for col, want := range map[string]string{"directed_by": "director", "line_1": "first line", "role_code": "role",
+		"date_departed": "departure date", "level_of_membership": "membership level", "cell_number": "cell phone", "type_code": "type code"} {
+		c := e.Column(col)
+		if c == nil || !slices.Contains(c.Synonyms, want) {
+			t.Errorf("%s: want synonym %q", col, want)
+		}
+	}
+	if c := e.Column("line_1"); slices.Contains(c.Synonyms, "1") {
+		t.Errorf("line_1 has the synonym \"1\": %q", c.Synonyms)
+	}
+}

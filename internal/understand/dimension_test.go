@@ -109,6 +109,8 @@ entities:
       - {name: code, role: id}
       - {name: name, role: name, values: {items: [{value: Afghanistan}, {value: Aruba}]}}
       - {name: population, role: measure, type: integer}
+      - {name: continent, role: dimension, values: {items: [{value: North America}, {value: Asia}]}}
+      - {name: region, role: dimension, values: {items: [{value: North America}, {value: Caribbean}]}}
   - name: cities
     key: id
     display: name
@@ -126,6 +128,11 @@ entities:
 		"what is the population of Afghanistan": "column: countries.population",
 		"population of Kabul":                   "column: cities.population",
 		"what is the population":                "column_ambiguity",
+		// a number column named after "top": the metric
+		"countries with the top 2 highest population": "rank: top 2 countries by max(countries.population)",
+		// "of" ties a value to the column named before it
+		"countries in the continent of North America": "filter: countries: continent is North America",
+		"countries in North America":                  "value_ambiguity",
 	} {
 		in, err := an.Analyze(context.Background(), q, understand.Settings{Now: demotest.AsOf})
 		if err != nil {

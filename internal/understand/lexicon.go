@@ -153,6 +153,8 @@ type lexicon struct {
 	// short are the 4- to 6-letter words of entity and column names, which
 	// may be shortened words ("indep", "prereq")
 	short map[string]bool
+	// names are the words of entity and column names and synonyms
+	names map[string]bool
 }
 
 // abbreviated returns the name word a long word not in the vocabulary
@@ -179,8 +181,11 @@ func (l *lexicon) add(phrase string, e entry) {
 		l.vocab[t.Stem] = true
 		if e.model && t.Kind == text.Word {
 			l.words[t.Text] = true
-			if n := len(t.Text); (e.kind == kEntity || e.kind == kColumn) && n >= 4 && n <= 6 {
-				l.short[t.Text] = true
+			if e.kind == kEntity || e.kind == kColumn {
+				l.names[t.Text] = true
+				if n := len(t.Text); n >= 4 && n <= 6 {
+					l.short[t.Text] = true
+				}
 			}
 		}
 	}
@@ -193,7 +198,7 @@ func (l *lexicon) add(phrase string, e entry) {
 }
 
 func newLexicon(m *model.Model) *lexicon {
-	l := &lexicon{vocab: map[string]bool{}, words: map[string]bool{}, short: map[string]bool{}}
+	l := &lexicon{vocab: map[string]bool{}, words: map[string]bool{}, short: map[string]bool{}, names: map[string]bool{}}
 	l.addBuiltins(m)
 	l.addModel(m)
 	l.dropShadowedCounts()

@@ -509,6 +509,17 @@ func (l *linker) partialValues(ms []*mention) []*mention {
 	return out
 }
 
+// modelWords reports whether every word in [from, to) is a word of the
+// model's entity and column names.
+func (l *linker) modelWords(from, to int) bool {
+	for k := from; k < to; k++ {
+		if !l.a.lex.names[l.texts[k]] {
+			return false
+		}
+	}
+	return true
+}
+
 func (l *linker) partialRun(run []*mention) []*mention {
 	var out []*mention
 	for i := 0; i < len(run); {
@@ -517,6 +528,11 @@ func (l *linker) partialRun(run []*mention) []*mention {
 			// a word corrected as a typo must name a value whole: "worth"
 			// is not part of "North Hall"
 			if l.anyFuzzy(run[i].start, run[k-1].end) {
+				continue
+			}
+			// words of the model's own names ("middle" of middle_name, in
+			// "first, middle and last name") are not parts of stored values
+			if l.modelWords(run[i].start, run[k-1].end) {
 				continue
 			}
 			q := l.vstems[run[i].start:run[k-1].end]

@@ -65,6 +65,34 @@ func (b *builder) ranking() {
 			}
 		}
 	}
+	// "the top 5 largest area", "top 3 highest rating": a number column of
+	// the ranked rows named after the ranking word
+	if metric == nil && b.rankM.kind == kTop {
+		fn := "max"
+		for j := i + 1; j < len(b.ms) && j <= i+4; j++ {
+			n := b.ms[j]
+			switch n.kind {
+			case kNumber, kStop, kSuperlative:
+				continue
+			case kAgg:
+				if n.entry().op == "min" {
+					fn = "min"
+				}
+				continue
+			case kColumn:
+				if c := n.entry().column; c.Numeric() && !c.Temporal() && b.a.model.ToOne(r, c.Entity()) {
+					metric = &query.Agg{Func: fn, Column: c, Label: c.Title()}
+					n.used = true
+					for k := i + 1; k < j; k++ {
+						if b.ms[k].kind == kAgg || b.ms[k].kind == kSuperlative {
+							b.ms[k].used = true
+						}
+					}
+				}
+			}
+			break
+		}
+	}
 	// "the most patients": count of another entity named after "most"
 	if metric == nil {
 		if _, n := b.next(i); n != nil && n.kind == kEntity && n != b.subjectM {

@@ -213,6 +213,11 @@ func (b *builder) byAdjacentEntity(m *mention, cands []valCand) []valCand {
 		for step > 0 && j < len(b.ms) && (b.ms[j].kind == kStop || b.ms[j].kind == kList) {
 			j += step
 		}
+		// "the continent of North America": "of" ties a value to the
+		// column or entity before it
+		for step < 0 && j >= 0 && b.ms[j].kind == kStop && (b.words(b.ms[j]) == "of" || b.words(b.ms[j]) == "the") {
+			j += step
+		}
 		if j < 0 || j >= len(b.ms) {
 			continue
 		}
