@@ -92,6 +92,8 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			// "this author" points at a row the question does not name
 			{q: "what is the country of this author", ask: "value_ambiguity"},
 			{q: "what is the country of this author", ask: "value_ambiguity", reply: "Terry Pratchett", gold: "SELECT country FROM authors WHERE author_id = 2"},
+			// "how many genres": the distinct values of a column
+			{q: "how many genres are there", gold: "SELECT COUNT(DISTINCT genre) FROM books"},
 			// the value that occurs most (or least) often
 			{q: "what is the most common genre of books", gold: "SELECT genre FROM books GROUP BY genre ORDER BY COUNT(*) DESC LIMIT 1"},
 			{q: "which genre appears least often", gold: "SELECT genre FROM books GROUP BY genre ORDER BY COUNT(*), genre LIMIT 1"},
@@ -173,6 +175,9 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			{q: "videos longer than 2 minutes", gold: "SELECT video_id FROM videos WHERE milliseconds > 120000"},
 			{q: "order items with a discount of more than 5%", gold: "SELECT order_id, product_id FROM order_items WHERE discount > 0.05"},
 			{q: "order items with a discount of 10% or more", gold: "SELECT order_id, product_id FROM order_items WHERE discount >= 0.1"},
+			// in two nouns side by side the second is the head
+			{q: "how many product categories are there", gold: "SELECT COUNT(*) FROM categories"},
+			{q: "which department has the most employees", gold: "SELECT department_id FROM employees GROUP BY department_id ORDER BY COUNT(*) DESC LIMIT 1"},
 			// "in" after the entity is the word, not the state IN
 			{q: "customers in France", gold: "SELECT customer_id FROM customers WHERE country = 'France'"},
 			{q: "customers in state IN", gold: "SELECT customer_id FROM customers WHERE state = 'IN'"},

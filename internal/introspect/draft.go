@@ -185,6 +185,7 @@ func newDrafter(s *Schema) *drafter {
 		e.listColumns = listColumns(e)
 		e.link = linkTable(e)
 	}
+	d.linkRoles()
 	d.revenue()
 	d.rankings()
 	d.vagueTerms()

@@ -451,6 +451,31 @@ func dedupe(xs []string) []string {
 	return out
 }
 
+// linkRoles names a table by the role its rows play in a link table: in
+// Friend(student_id, friend_id) referring to Highschooler, a highschooler
+// is a "student", so "how many students" counts highschoolers, not the
+// links. The role word moves from the link's column to the referenced
+// table, unless another table is called so.
+func (d *drafter) linkRoles() {
+	for _, e := range d.ents {
+		if !e.link {
+			continue
+		}
+		for _, c := range e.cols {
+			role := d.referenceRole(c)
+			to := d.byTable[strings.SplitN(c.references, ".", 2)[0]]
+			// a noun only: liked_id says what was done, not what the row is
+			if role == "" || to == nil || strings.Contains(role, " ") || d.entityWords[normPhrase(role)] ||
+				strings.HasSuffix(role, "ed") || irregularPast[role] {
+				continue
+			}
+			c.synonyms = slices.DeleteFunc(c.synonyms, func(s string) bool { return s == role })
+			to.synonyms = append(to.synonyms, role, plural(role))
+			d.entityWords[normPhrase(role)] = true
+		}
+	}
+}
+
 // referenceRole is what a foreign key's name says the referenced row is to
 // this one, without the referenced table's own name and the id suffix
 // (manager_id → manager, support_rep_id → support rep); "" when nothing is

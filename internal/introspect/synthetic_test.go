@@ -340,3 +340,28 @@ func TestDraftNameShapes(t *testing.T) {
 		t.Errorf("line_1 has the synonym \"1\": %q", c.Synonyms)
 	}
 }
+
+// TestDraftLinkRoles: the role a table's rows play in a link table names
+// the table ("student" of Friend.student_id names highschoolers); a verb
+// ("liked" of liked_id) does not.
+func TestDraftLinkRoles(t *testing.T) {
+	t.Parallel()
+	friend := table("friend", 30, []string{"student_id", "friend_id"}, col("student_id", "INTEGER", 20), col("friend_id", "INTEGER", 20))
+	friend.ForeignKeys = []introspect.ForeignKey{{Columns: []string{"student_id"}, RefTable: "highschooler", RefColumns: []string{"id"}},
+		{Columns: []string{"friend_id"}, RefTable: "highschooler", RefColumns: []string{"id"}}}
+	likes := table("likes", 30, []string{"student_id", "liked_id"}, col("student_id", "INTEGER", 20), col("liked_id", "INTEGER", 20))
+	likes.ForeignKeys = []introspect.ForeignKey{{Columns: []string{"student_id"}, RefTable: "highschooler", RefColumns: []string{"id"}},
+		{Columns: []string{"liked_id"}, RefTable: "highschooler", RefColumns: []string{"id"}}}
+	s := &introspect.Schema{Dialect: model.SQLite, Tables: []*introspect.Table{
+		table("highschooler", 20, []string{"id"}, col("id", "INTEGER", 20), col("name", "TEXT", 20, "Ann"), col("grade", "INTEGER", 4)),
+		friend, likes,
+	}}
+	_, m := draft(t, s, "school")
+	e := m.Entity("highschooler")
+	if !slices.Contains(e.Synonyms, "students") {
+		t.Errorf("highschooler synonyms %q lack \"students\"", e.Synonyms)
+	}
+	if slices.Contains(e.Synonyms, "liked") {
+		t.Errorf("highschooler synonyms %q have the verb \"liked\"", e.Synonyms)
+	}
+}

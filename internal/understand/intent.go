@@ -318,6 +318,16 @@ func (b *builder) readCount(w intentWords) bool {
 	q := b.q
 	q.Intent = query.IntentCount
 	q.Agg = &query.Agg{Func: "count", Label: "number of " + q.Subject.PluralLabel()}
+	// "how many regions are there in Asia": the distinct values of a
+	// column named after the count word, not the rows
+	if _, n := b.next(b.idx(w.count)); n != nil && n.kind == kColumn && !b.grouped[n] && !n.used {
+		if c := n.entry().column; !c.Numeric() && (c.Role == model.RoleDimension || c.Role == model.RoleName) &&
+			b.a.model.ToOne(q.Subject, c.Entity()) && !b.singular(n) {
+			n.used = true
+			q.Agg = &query.Agg{Func: "count_distinct", Column: c, Label: "number of " + strings.ToLower(b.words(n))}
+			return true
+		}
+	}
 	// "number of orders per customer": a measure named after the count word
 	if _, n := b.next(b.idx(w.count)); n != nil && n.kind == kMeasure {
 		n.used = true

@@ -70,7 +70,8 @@ func (b *builder) mostSubject() (pick *mention, done bool) {
 				break
 			}
 			// "which sector has the most symbols": rank the column's values
-			if x := b.ms[j]; x.kind == kColumn && !x.entry().column.Numeric() && b.whichBefore(x) {
+			// (a number column too: "which grade has the most students")
+			if x := b.ms[j]; x.kind == kColumn && !x.entry().column.Temporal() && b.whichBefore(x) {
 				b.mostBy, b.mostM = x, m
 				x.used = true
 				break
@@ -114,13 +115,13 @@ func (b *builder) namedSubject() (pick *mention, done bool) {
 	for i, m := range b.ms {
 		if m.kind == kEntity && !b.grouped[m] {
 			pick = m
-			// "wound assessments": in two nouns side by side the
-			// second is the head, when the first is its parent and
-			// singular, as a noun used as a modifier is ("symbols
-			// trade on" is a verb)
+			// "wound assessments", "dog breeds": in two nouns side by
+			// side the second is the head, when the two are related and
+			// the first is singular, as a noun used as a modifier is
+			// ("symbols trade on" is a verb)
 			if i+1 < len(b.ms) && b.singular(m) && b.adjacent(m, b.ms[i+1]) && b.ms[i+1].kind == kEntity && !b.grouped[b.ms[i+1]] {
 				if h, p := b.entityOfQuiet(b.ms[i+1]), b.entityOfQuiet(m); h != nil && p != nil && h != p {
-					if path, ok := b.a.model.Path(h, p); ok && model.ToOnePath(path) {
+					if b.a.model.ToOne(h, p) || b.a.model.ToOne(p, h) {
 						pick = b.ms[i+1]
 						m.used = true
 					}
