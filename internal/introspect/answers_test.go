@@ -92,8 +92,19 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			// "this author" points at a row the question does not name
 			{q: "what is the country of this author", ask: "value_ambiguity"},
 			{q: "what is the country of this author", ask: "value_ambiguity", reply: "Terry Pratchett", gold: "SELECT country FROM authors WHERE author_id = 2"},
+			// a range written with "to"; a number after "with" is no key
+			{q: "books with 300 to 400 pages", gold: "SELECT book_id FROM books WHERE pages BETWEEN 300 AND 400"},
+			{q: "authors with 2 to 3 books", gold: `SELECT author_id FROM books GROUP BY author_id HAVING COUNT(*) BETWEEN 2 AND 3`},
+			// "how old": the number of the adjective's kind
+			{q: "how old is Terry Pratchett", gold: "SELECT birth_year FROM authors WHERE author_id = 2"},
+			// "the largest number of genres": how many different ones
+			{q: "which author writes the largest number of genres", gold: `SELECT author_id FROM books GROUP BY author_id
+				ORDER BY COUNT(DISTINCT genre) DESC, author_id LIMIT 1`},
 			// "how many genres": the distinct values of a column
 			{q: "how many genres are there", gold: "SELECT COUNT(DISTINCT genre) FROM books"},
+			// "name", a word of many tables' columns, is the subject's, though
+			// "full name" (a member's) came first
+			{q: "what is the full name of the author that has the substring 'pratch' in its name", gold: "SELECT author_id FROM authors WHERE LOWER(name) LIKE '%pratch%'"},
 			// the value that occurs most (or least) often
 			{q: "what is the most common genre of books", gold: "SELECT genre FROM books GROUP BY genre ORDER BY COUNT(*) DESC LIMIT 1"},
 			{q: "which genre appears least often", gold: "SELECT genre FROM books GROUP BY genre ORDER BY COUNT(*), genre LIMIT 1"},
@@ -256,6 +267,7 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			{q: "customers whose last name starts with K", gold: "SELECT customer_id FROM customers WHERE LOWER(last_name) LIKE 'k%'"},
 			{q: "customers in a city containing the substring 'an'", gold: "SELECT customer_id FROM customers WHERE LOWER(city) LIKE '%an%'"},
 			{q: "customers with 'ar' in them", ask: "column_ambiguity"},
+
 			// two dates of one row compared
 			{q: "orders shipped after their required date", gold: "SELECT order_id FROM orders WHERE shipped_date > required_date"},
 			// "most" with a number column is the top row by it

@@ -84,6 +84,7 @@ func (b *builder) build(ctx context.Context) {
 	// what it computes
 	b.negatedMeasures()
 	b.currentWords()
+	b.howMuch()
 	b.dimensionSuperlatives()
 	b.intent()
 	b.sharedNames(ctx)

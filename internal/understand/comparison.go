@@ -68,6 +68,12 @@ func (b *builder) numberComparison(i int, m *mention) (nc numberComparison, ok b
 			nc.op = p.entry().op
 		}
 	}
+	// "1 to 2 paragraphs", "5-10 items": a range written with "to"
+	if nc.op == "" {
+		if j, n := b.next(i); n != nil && n.kind == kNumber && j == i+2 && b.words(b.ms[i+1]) == "to" && n.num > m.num {
+			nc.op = "between"
+		}
+	}
 	if nc.op == "between" {
 		j, n := b.next(i)
 		if n == nil || n.kind != kNumber || j <= i {
@@ -122,8 +128,19 @@ func (b *builder) relatedCount(nc numberComparison) bool {
 		return false
 	}
 	m.used, n.used = true, true
-	if p != nil {
+	if p != nil && p.kind != kNumber {
 		p.used = true
+	}
+	if nc.hi != nil {
+		// "1 to 2 paragraphs", "between 3 and 5 orders": both bounds
+		nc.hi.used = true
+		lo := query.Filter{Entity: e, Count: &query.CountCond{Op: ">=", N: int64(m.num)}, Slot: "count:" + e.Name,
+			Label: fmt.Sprintf("at least %d %s", int64(m.num), e.PluralLabel())}
+		hi := query.Filter{Entity: e, Count: &query.CountCond{Op: "<=", N: int64(nc.hi.num)}, Slot: "count:" + e.Name,
+			Label: fmt.Sprintf("at most %d %s", int64(nc.hi.num), e.PluralLabel())}
+		b.addFilter(lo, m)
+		b.addFilter(hi, nc.hi)
+		return true
 	}
 	f := query.Filter{Entity: e, Count: &query.CountCond{Op: op, N: int64(m.num)}, Slot: "count:" + e.Name,
 		Label: fmt.Sprintf("%s %s %s", opWord(op), strconv.FormatInt(int64(m.num), 10), e.PluralLabel())}

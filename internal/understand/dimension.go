@@ -371,3 +371,42 @@ func (b *builder) dimensionAggregates() {
 		}
 	}
 }
+
+// howBases are the adjectives "how" asks the number of: "how old is
+// George", "how tall is Ann".
+var howBases = map[string]dimension{
+	"old": {ageKinds, true, birthKinds, false}, "tall": {heightKinds, true, nil, false},
+	"heavy": {weightKinds, true, nil, false}, "long": {lengthKinds, true, nil, false},
+	"expensive": {priceKinds, true, nil, false}, "rich": {wealthKinds, true, nil, false},
+	"fast": {speedKinds, true, nil, false}, "big": {sizeKinds, true, nil, true}, "large": {sizeKinds, true, nil, true},
+}
+
+// howMuch reads "how old is George Chuter" as George Chuter's age: the
+// column of the adjective's kind is shown (a birth date when that is
+// what the rows hold). Read after the subject, before the intent.
+func (b *builder) howMuch() {
+	s := b.q.Subject
+	if s == nil {
+		return
+	}
+	for k := 0; k+1 < len(b.l.texts); k++ {
+		if b.l.texts[k] != "how" {
+			continue
+		}
+		d, ok := howBases[b.l.texts[k+1]]
+		if !ok {
+			continue
+		}
+		cols := dimensionColumns(s, d)
+		if len(cols) != 1 {
+			continue
+		}
+		for _, m := range b.ms {
+			if m.start <= k+1 && m.end > k {
+				m.kind, m.used = kStop, true
+			}
+		}
+		b.q.Columns = append(b.q.Columns, cols[0].col)
+		return
+	}
+}

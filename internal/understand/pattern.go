@@ -16,9 +16,12 @@ import (
 
 // textPattern is a pattern the question asks a text column to match.
 type textPattern struct {
-	where     string // "contains", "starts", "ends"
-	text      string // as typed, lower case
-	col       *mention
+	where string // "contains", "starts", "ends"
+	text  string // as typed, lower case
+	col   *mention
+	// cols are the columns col named when the pattern was read, before
+	// the column words were settled among themselves
+	cols      []entry
 	start, at int // mention span of the words read
 }
 
@@ -40,6 +43,9 @@ func (b *builder) readPatterns() {
 			if pat, end := b.quotedAt(i + 1); pat != "" && end < len(b.ms) && b.words(b.ms[end]) == "in" {
 				p := textPattern{where: "contains", text: pat, start: i, at: end + 1}
 				p.col = b.patternColumn(i, end+1)
+				if p.col != nil {
+					p.cols = append([]entry(nil), p.col.entries...)
+				}
 				b.patterns = append(b.patterns, p)
 				for k := i; k <= end; k++ {
 					b.ms[k].kind, b.ms[k].used = kStop, true
@@ -83,6 +89,9 @@ func (b *builder) readPatterns() {
 		}
 		p.text, p.at = pat, end
 		p.col = b.patternColumn(i, end)
+		if p.col != nil {
+			p.cols = append([]entry(nil), p.col.entries...)
+		}
 		b.patterns = append(b.patterns, p)
 		for k := i; k < end; k++ {
 			b.ms[k].kind, b.ms[k].used = kStop, true
@@ -149,7 +158,7 @@ func (b *builder) patternFilters() {
 	for _, p := range b.patterns {
 		var col *model.Column
 		if p.col != nil {
-			for _, e := range p.col.entries {
+			for _, e := range append(append([]entry(nil), p.col.entries...), p.cols...) {
 				if e.kind == kColumn && !e.column.Numeric() && b.a.model.ToOne(b.q.Base, e.entity) {
 					col = e.column
 					break

@@ -93,6 +93,20 @@ func (b *builder) ranking() {
 			break
 		}
 	}
+	// "the largest number of languages": languages is a column of rows
+	// that belong to the ranked ones (a country's languages): how many
+	// different ones
+	if metric == nil {
+		if _, n := b.next(i); n != nil && n.kind == kColumn && !n.used {
+			if c := n.entry().column; !c.Numeric() && c.Entity() != r && b.a.model.ToOne(c.Entity(), r) && !b.singular(n) {
+				metric = &query.Agg{Func: "count_distinct", Column: c, Label: "number of " + strings.ToLower(b.words(n))}
+				n.used = true
+				if limit == 0 && b.whichBefore(b.subjectM) {
+					limit = 1
+				}
+			}
+		}
+	}
 	// "the most patients": count of another entity named after "most"
 	if metric == nil {
 		if _, n := b.next(i); n != nil && n.kind == kEntity && n != b.subjectM {

@@ -124,6 +124,11 @@ func (b *builder) ignorable(i int) bool {
 	if i == 0 {
 		return false
 	}
+	// "which country speaks the most languages": a verb right after the
+	// entity that does it
+	if p := b.ms[i-1]; p.kind == kEntity && strings.HasSuffix(w, "s") && b.singular(p) {
+		return true
+	}
 	switch b.words(b.ms[i-1]) {
 	case "who", "that", "which", "to", "do", "does", "did", "not", "they", "we", "i", "you", "he", "she", "it",
 		"can", "could", "will", "would", "should", "may", "might", "must", "has", "have", "had", "never", "always":

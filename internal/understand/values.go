@@ -519,6 +519,19 @@ func (b *builder) keyFilters() {
 		if e == nil || e.KeyColumn() == nil {
 			continue
 		}
+		// "order 10100", "customer #42", "order number 7": the number
+		// right after the entity; "authors with 2 books" is no key
+		keyed := true
+		for k := m.end; k < n.start; k++ {
+			switch b.l.texts[k] {
+			case "#", "no", "number", "id", "nr", "num":
+			default:
+				keyed = false
+			}
+		}
+		if !keyed {
+			continue
+		}
 		// "books with 352 pages": the number of a column, not a key
 		if _, after := b.next(b.idx(n)); n.kind == kNumber && after != nil && after.start == n.end && after.kind == kColumn && after.entry().column.Numeric() {
 			continue
