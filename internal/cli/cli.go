@@ -33,6 +33,7 @@ Usage:
   clarify eval SUITE.yaml… [--json FILE] [--min-accuracy X] [--max-false-ask X] [--max-missed-ask X] [--min-error-match X]
   clarify model check FILE [--db DSN]
   clarify model init --db DSN [--out FILE] [--name NAME]
+  clarify model review [--source NAME] [--store DSN] [--since DURATION] [--eval FILE.json]… [--out PATCH.yaml] [--json]
   clarify demo [--dir D] [--as-of YYYY-MM-DD] [--seed N] [--postgres DSN] [--mysql DSN]
   clarify sources
   clarify bench serve [--conversations N] [--store DSN]   a bounded load run against a child server

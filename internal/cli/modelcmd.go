@@ -26,15 +26,17 @@ func draftModel(ctx context.Context, db *sql.DB, d model.Dialect, name string) (
 
 func (e *env) model(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		return usagef("model needs a subcommand: check or init")
+		return usagef("model needs a subcommand: check, init or review")
 	}
 	switch args[0] {
 	case "check":
 		return e.modelCheck(ctx, args[1:])
 	case "init":
 		return e.modelInit(ctx, args[1:])
+	case "review":
+		return e.modelReview(ctx, args[1:])
 	}
-	return usagef("unknown model subcommand %q (want check or init)", args[0])
+	return usagef("unknown model subcommand %q (want check, init or review)", args[0])
 }
 
 func (e *env) modelCheck(ctx context.Context, args []string) error {

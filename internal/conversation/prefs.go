@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/engine"
 	"github.com/clarify-sql/clarify/internal/store"
 )
 
@@ -85,4 +86,16 @@ func (s *Service) StatsSince(ctx context.Context, since time.Time) (*Stats, erro
 		AutoResolutionRate:   rate(st.AutoResolved, st.Answered),
 		QuestionsPerAnswered: rate(st.QuestionsAsked, st.Answered),
 	}, nil
+}
+
+// bestGuess returns the id of the option a clarification offered as its
+// best guess, or "" when it offered none: recorded with each answer, so
+// that a review of the model can tell how often users overrode it.
+func bestGuess(c *engine.Clarification) string {
+	for _, o := range c.Options {
+		if o.BestGuess {
+			return o.ID
+		}
+	}
+	return ""
 }

@@ -348,7 +348,9 @@ func (s *Service) applyAnswer(ctx context.Context, c *store.Conversation, st *st
 		if r.OptionID == "" {
 			value = "text:" + r.FreeText
 		}
-		if err := s.st.RecordAnswer(ctx, store.Answer{UserID: c.UserID, Source: c.Source, Slot: p.Slot, Value: value, Remember: a.Remember, At: now}); err != nil {
+		rec := store.Answer{UserID: c.UserID, Source: c.Source, Slot: p.Slot, Value: value, Remember: a.Remember,
+			Kind: p.Kind, BestGuess: bestGuess(p), At: now}
+		if err := s.st.RecordAnswer(ctx, rec); err != nil {
 			s.opt.Log.Warn("record answer", "err", err)
 		}
 	}

@@ -51,6 +51,9 @@ func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, em
 	res := &Result{ConversationID: c.ID}
 	rec := store.QueryRecord{ConversationID: c.ID, UserID: c.UserID, Source: c.Source, Question: c.Question,
 		Turns: len(st.Turns), Clarifications: st.Asked, At: now}
+	if err == nil && out != nil {
+		rec.Unknown = out.Understood.Unknown
+	}
 	switch {
 	case err != nil:
 		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
@@ -67,6 +70,7 @@ func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, em
 		var ee *engine.Error
 		if errors.As(err, &ee) {
 			msg = ee.Message
+			rec.Unknown = ee.Unknown // the words of an unanswerable question, for model review
 		}
 		res.Status = "failed"
 		res.Error = &ErrorBody{Code: code, Message: msg}

@@ -168,19 +168,20 @@ func (e *Engine) turn(ctx context.Context, req Request) (*Outcome, error) {
 		if c := d.Unanswerable.Context; c != "" && !strings.Contains(msg, c) {
 			msg = c + " " + msg // why it cannot be answered, then what would answer it
 		}
-		return nil, &Error{Code: CodeUnanswerable, Message: msg}
+		return nil, &Error{Code: CodeUnanswerable, Message: msg, Unknown: in.Unknown}
 	}
 	if d.ScopeMissing != nil {
-		return nil, &Error{Code: CodeScopeRequired, Message: fmt.Sprintf("the question must name which %s it is about (%s)", strings.TrimPrefix(d.ScopeMissing.Text, "which "), d.ScopeMissing.Context)}
+		return nil, &Error{Code: CodeScopeRequired, Message: fmt.Sprintf("the question must name which %s it is about (%s)", strings.TrimPrefix(d.ScopeMissing.Text, "which "), d.ScopeMissing.Context),
+			Unknown: in.Unknown}
 	}
 	q := in.Query
 	if q == nil || q.Base == nil {
-		return nil, &Error{Code: CodeUnanswerable, Message: "I could not tell what the question is about" + unknownNote(in)}
+		return nil, &Error{Code: CodeUnanswerable, Message: "I could not tell what the question is about" + unknownNote(in), Unknown: in.Unknown}
 	}
 	t1 := time.Now()
 	pl, err := plan.Compile(m, q, e.src.Dialect(), plan.Options{RowCap: e.src.RowCap(), Now: now})
 	if err != nil {
-		return nil, &Error{Code: CodeUnanswerable, Message: "I cannot express this question in SQL", Err: err}
+		return nil, &Error{Code: CodeUnanswerable, Message: "I cannot express this question in SQL", Err: err, Unknown: in.Unknown}
 	}
 	tPlan := time.Since(t1)
 	req.progress("plan", tPlan)

@@ -107,6 +107,9 @@ type Error struct {
 	Code    string
 	Message string
 	Err     error
+	// Unknown are the question's words that linked to nothing, when the
+	// question was read before the turn failed (for the query log).
+	Unknown []string
 }
 
 func (e *Error) Error() string {

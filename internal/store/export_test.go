@@ -2,8 +2,12 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // AppliedMigrations lists the rows of s's store_migrations table as
@@ -81,3 +85,47 @@ func WriterPragmas(ctx context.Context, s Store) (map[string]string, error) {
 
 // TimeArg encodes t as s stores times.
 func TimeArg(s Store, t time.Time) any { return s.(*sqlStore).d.timeArg(t) }
+
+// MigrateTo brings the store a DSN names to schema version (and no
+// further), as a binary of that version would have left it, then runs
+// stmts on it: how tests check that a newer binary upgrades an older store.
+func MigrateTo(ctx context.Context, dsn string, version int, stmts ...string) error {
+	kind, target, err := parseDSN(dsn)
+	if err != nil {
+		return err
+	}
+	d := &sqliteDialect
+	var db *sql.DB
+	if kind == "sqlite" {
+		db, err = sqliteDB(target, time.Second, true)
+	} else {
+		d = &postgresDialect
+		var pc *pgx.ConnConfig
+		if pc, err = pgx.ParseConfig(target); err == nil {
+			db = stdlib.OpenDB(*pc)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	ms, err := migrations(d)
+	if err != nil {
+		return err
+	}
+	var keep []migration
+	for _, m := range ms {
+		if m.version <= version {
+			keep = append(keep, m)
+		}
+	}
+	if err := applyAll(ctx, db, d, keep); err != nil {
+		return err
+	}
+	for _, q := range stmts {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("%s: %w", q, err)
+		}
+	}
+	return nil
+}

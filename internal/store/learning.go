@@ -11,8 +11,8 @@ import (
 )
 
 const (
-	insertAnswer = `INSERT INTO answers (user_id, source, slot, value, remember, at)
-VALUES ($1, $2, $3, $4, $5, $6)`
+	insertAnswer = `INSERT INTO answers (user_id, source, slot, value, remember, kind, best_guess, at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`
 	rememberValue = `INSERT INTO remembered (user_id, source, slot, value, at)
 VALUES ($1, $2, $3, $4, $5)
 ON CONFLICT (user_id, source, slot) DO UPDATE SET value = excluded.value, at = excluded.at`
@@ -44,8 +44,8 @@ func (s *sqlStore) RecordAnswer(ctx context.Context, a Answer) error {
 		at = utc(s.now())
 	}
 	err := s.inTx(ctx, func(tx txn) error {
-		if _, err := tx.exec(insertAnswer,
-			a.UserID, a.Source, a.Slot, a.Value, a.Remember, s.d.timeArg(at)); err != nil {
+		if _, err := tx.exec(insertAnswer, a.UserID, a.Source, a.Slot, a.Value, a.Remember,
+			a.Kind, a.BestGuess, s.d.timeArg(at)); err != nil {
 			return err
 		}
 		if !a.Remember {

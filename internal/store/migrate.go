@@ -76,11 +76,17 @@ func migrations(d *dialect) ([]migration, error) {
 // checks it is still missing. On PostgreSQL the whole run holds an advisory
 // lock keyed by the schema, so processes starting together take turns; on
 // SQLite each transaction begins IMMEDIATE (see sqliteDB), which does the same.
-func migrate(ctx context.Context, db *sql.DB, d *dialect) (err error) {
+func migrate(ctx context.Context, db *sql.DB, d *dialect) error {
 	ms, err := migrations(d)
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
+	return applyAll(ctx, db, d, ms)
+}
+
+// applyAll applies the migrations of ms that db lacks, as migrate says; a
+// schema newer than the last of ms is refused.
+func applyAll(ctx context.Context, db *sql.DB, d *dialect, ms []migration) (err error) {
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)

@@ -2,8 +2,10 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -81,6 +83,60 @@ func TestMigrations(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), "newer") {
 				t.Errorf("Open of a newer schema: %v", err)
+			}
+		})
+	}
+}
+
+// TestUpgradeKeepsRows opens a store left at version 1 by an older binary:
+// its query log and answers read back with the columns version 2 added
+// empty.
+func TestUpgradeKeepsRows(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, tc := range []struct {
+		name   string
+		newDSN storetest.NewDSN
+		at     string // how the dialect writes at
+		yes    string // and true
+	}{
+		{"sqlite", sqliteDSN, fmt.Sprint(at.UnixMicro()), "1"},
+		{"postgres", postgresDSN, "'" + at.Format(time.RFC3339) + "'", "true"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			dsn := tc.newDSN(t)
+			err := store.MigrateTo(ctx, dsn, 1,
+				`INSERT INTO query_log (conversation_id, user_id, source, question, sql, status, error_code,
+    duration_ms, rows, turns, clarifications, assumptions, at)
+VALUES ('c1', 'u1', 'clinic', 'glorp wounds', '', 'failed', 'UNANSWERABLE', 1.5, 0, 1, 0, 0, `+tc.at+`)`,
+				`INSERT INTO answers (user_id, source, slot, value, remember, at)
+VALUES ('u1', 'clinic', 'vague:serious', 'opt:infected', `+tc.yes+`, `+tc.at+`)`)
+			if err != nil {
+				t.Fatalf("migrate to version 1: %v", err)
+			}
+			s, err := store.Open(ctx, dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			recs, err := s.QueryLog(ctx, "clinic", time.Time{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantRecs := []store.QueryRecord{{ConversationID: "c1", UserID: "u1", Source: "clinic", Question: "glorp wounds",
+				Status: "failed", ErrorCode: "UNANSWERABLE", DurationMS: 1.5, Turns: 1, At: at}}
+			if diff := cmp.Diff(wantRecs, recs); diff != "" {
+				t.Errorf("query log after the upgrade (-want +got):\n%s", diff)
+			}
+			answers, err := s.Answers(ctx, "clinic", time.Time{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantAnswers := []store.Answer{{UserID: "u1", Source: "clinic", Slot: "vague:serious", Value: "opt:infected", Remember: true, At: at}}
+			if diff := cmp.Diff(wantAnswers, answers); diff != "" {
+				t.Errorf("answers after the upgrade (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -175,7 +175,7 @@ var (
 	}
 	sqliteReads = []string{
 		selectConversation, selectEvents, answerCounts, rememberedValues, selectNeverAsk,
-		conversationStats, latencyPercentiles,
+		conversationStats, latencyPercentiles, selectQueryLog, selectAnswers,
 	}
 )
 

@@ -9,8 +9,8 @@ import (
 
 const (
 	insertQuery = `INSERT INTO query_log (conversation_id, user_id, source, question, sql, status,
-    error_code, duration_ms, rows, turns, clarifications, assumptions, at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`
+    error_code, duration_ms, rows, turns, clarifications, assumptions, unknown, at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`
 
 	conversationStats = `SELECT count(*),
     count(*) FILTER (WHERE rounds > 0),
@@ -39,9 +39,13 @@ func (s *sqlStore) LogQuery(ctx context.Context, r QueryRecord) error {
 	if r.At.IsZero() {
 		at = utc(s.now())
 	}
-	_, err := s.exec(ctx, insertQuery, r.ConversationID, r.UserID, r.Source, r.Question,
+	unknown, err := encodeWords(r.Unknown)
+	if err != nil {
+		return fmt.Errorf("store: log query: %w", err)
+	}
+	_, err = s.exec(ctx, insertQuery, r.ConversationID, r.UserID, r.Source, r.Question,
 		r.SQL, r.Status, r.ErrorCode, r.DurationMS, r.Rows, r.Turns, r.Clarifications,
-		r.Assumptions, s.d.timeArg(at))
+		r.Assumptions, unknown, s.d.timeArg(at))
 	if err != nil {
 		return fmt.Errorf("store: log query: %w", err)
 	}

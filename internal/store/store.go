@@ -61,10 +61,17 @@ type Answer struct {
 	UserID string
 	Source string
 	Slot   string
-	// Value is the canonical answer: an option id, or "text:" + free text.
+	// Value is the canonical answer: "opt:" + an option id, or "text:" +
+	// free text.
 	Value    string
 	Remember bool
-	At       time.Time
+	// Kind is the kind of the clarification answered (vague_qualifier,
+	// unknown_term…; "" in answers recorded before it was kept).
+	Kind string
+	// BestGuess is the id of the option the clarification offered as its
+	// best guess, without "opt:"; "" when it offered none.
+	BestGuess string
+	At        time.Time
 }
 
 // Preference is what a user usually answers for a slot of a source.
@@ -94,7 +101,10 @@ type QueryRecord struct {
 	Turns          int
 	Clarifications int
 	Assumptions    int
-	At             time.Time
+	// Unknown are the content words of the question that linked to
+	// nothing in the model (nil when none, or not known).
+	Unknown []string
+	At      time.Time
 }
 
 // Stats summarise conversations and the query log since a time.
@@ -175,6 +185,12 @@ type Store interface {
 
 	// LogQuery appends to the query log.
 	LogQuery(ctx context.Context, r QueryRecord) error
+	// QueryLog returns the query log records of a source (every source
+	// when source is "") with At at or after since, oldest first.
+	QueryLog(ctx context.Context, source string, since time.Time) ([]QueryRecord, error)
+	// Answers returns every user's replies about a source (every source
+	// when source is "") with At at or after since, oldest first.
+	Answers(ctx context.Context, source string, since time.Time) ([]Answer, error)
 	// Stats summarises conversations and queries since a time.
 	Stats(ctx context.Context, since time.Time) (Stats, error)
 

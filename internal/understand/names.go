@@ -126,11 +126,9 @@ func (b *builder) rowSlot(ctx context.Context, m *mention, v valCand) {
 		if i == 3 && len(rows) > 4 {
 			break
 		}
-		label := v.label
+		label := fmt.Sprintf("%s (%s %s)", v.label, key.Title(), r[0])
 		if tell >= 0 && r[tell+1] != "" {
 			label = fmt.Sprintf("%s (%s %s)", v.label, e.Column(cols[tell]).Title(), r[tell+1])
-		} else {
-			label = fmt.Sprintf("%s (%s %s)", v.label, key.Title(), r[0])
 		}
 		sl.Options = append(sl.Options, &Option{ID: optionID(e.Name + ":" + r[0]), Label: label,
 			Description: fmt.Sprintf("the %s whose %s is %s", e.Singular(), key.Title(), r[0]), column: key, values: []string{r[0]}})

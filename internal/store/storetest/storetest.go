@@ -40,6 +40,8 @@ func Run(t *testing.T, newDSN NewDSN) {
 		{"NeverAsk", testNeverAsk},
 		{"Stats", testStats},
 		{"StatsEmpty", testStatsEmpty},
+		{"QueryLog", testQueryLog},
+		{"Answers", testAnswers},
 		{"Reopen", testReopen},
 		{"CloseDuringWrites", testCloseDuringWrites},
 		{"ConcurrentOpen", testConcurrentOpen},
