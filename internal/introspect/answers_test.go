@@ -182,6 +182,14 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			{q: "customers in washington state", gold: "SELECT customer_id FROM customers WHERE state = 'WA'"},
 			{q: "customers in Washington", ask: "value_ambiguity"},
 			{q: "customers outside the US", gold: "SELECT customer_id FROM customers WHERE country <> 'USA'", says: "country is not USA"},
+			// "what is the <additive number>" of a group of rows is its total;
+			// of one named row, that row's
+			{q: "what was the amount of payments from France", gold: `SELECT SUM(p.amount) FROM payments p JOIN customers c
+				ON c.customer_id = p.customer_id WHERE c.country = 'France'`},
+			{q: "what is the units in stock of the Trek Domane AL 2", gold: "SELECT units_in_stock FROM products WHERE product_id = 1"},
+			// a comparator before "the <column> of N"; a number word counts
+			{q: "how many employees are over the salary of 60000", gold: "SELECT COUNT(*) FROM employees WHERE salary > 60000"},
+			{q: "customers with two or more orders", gold: "SELECT customer_id FROM orders GROUP BY customer_id HAVING COUNT(*) >= 2"},
 			// a number in another unit of the same kind is converted
 			{q: "videos longer than 2 minutes", gold: "SELECT video_id FROM videos WHERE milliseconds > 120000"},
 			{q: "order items with a discount of more than 5%", gold: "SELECT order_id, product_id FROM order_items WHERE discount > 0.05"},

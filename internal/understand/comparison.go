@@ -99,6 +99,14 @@ func (b *builder) numberComparison(i int, m *mention) (nc numberComparison, ok b
 			n.used = true
 		}
 	}
+	// "over the age of 20", "under age 30": the comparator before the
+	// column the number is of
+	if nc.op == "" && p != nil && p.kind == kColumn && p.entry().column.Numeric() {
+		if _, pp := b.prev(nc.pi); pp != nil && pp.kind == kCmp && !pp.used && pp.end <= p.start {
+			nc.op = pp.entry().op
+			pp.used = true
+		}
+	}
 	if nc.op == "" {
 		_, n := b.next(nc.last)
 		switch {
@@ -119,7 +127,11 @@ func (b *builder) numberComparison(i int, m *mention) (nc numberComparison, ok b
 // them each row has. It reports whether it applied.
 func (b *builder) relatedCount(nc numberComparison) bool {
 	m, p, op := nc.m, nc.p, nc.op
-	_, n := b.next(nc.last)
+	j, n := b.next(nc.last)
+	// "two or more courses": past the comparator after the number
+	if n != nil && n.kind == kCmp && n.used {
+		_, n = b.next(j)
+	}
 	if n == nil || n.kind != kEntity || op == "" || m.num != float64(int64(m.num)) {
 		return false
 	}
@@ -152,6 +164,11 @@ func (b *builder) relatedCount(nc numberComparison) bool {
 // column a comparator or a unit names, else a column asked about.
 func (b *builder) numberFilter(nc numberComparison) {
 	m, p := nc.m, nc.p
+	// "more than one employee" when employees are the rows themselves: a
+	// count of rows, not a value of a column (asked, never guessed)
+	if _, n := b.next(nc.last); n != nil && n.kind == kEntity && nc.unit == "" {
+		return
+	}
 	cols := b.numberColumns(nc.pi, nc.last, nc.unit)
 	if len(cols) == 0 {
 		// "patients over 65" with no number to compare: asked about

@@ -390,7 +390,51 @@ func (b *builder) readMeasure(intentWords) bool {
 		b.baseForMetric(q.Agg)
 		return true
 	}
+	// "what is the population in Asia": an additive number of the rows,
+	// asked of a group of them (a value of a dimension, not one row's
+	// name), is their total
+	if c, m := b.groupTotal(); c != nil {
+		m.used = true
+		q.Intent = query.IntentAggregate
+		q.Agg = &query.Agg{Func: "sum", Column: c, Label: "total " + strings.ToLower(c.Title())}
+		b.baseForMetric(q.Agg)
+	}
 	return true
+}
+
+// groupTotal returns the column and its mention when a question asking
+// "what is the X" (or "how much") of an additive measure names a group of
+// rows by a dimension's value and no single row by its name.
+func (b *builder) groupTotal() (*model.Column, *mention) {
+	t := b.l.texts
+	if len(t) < 2 || !(t[0] == "what" && (t[1] == "is" || t[1] == "was" || t[1] == "s") || t[0] == "how" && t[1] == "much") {
+		return nil, nil
+	}
+	var col *mention
+	group := false
+	for _, m := range b.ms {
+		switch m.kind {
+		case kColumn:
+			c := m.entry().column
+			if col == nil && !m.used && !b.grouped[m] && c.Numeric() && c.Role == model.RoleMeasure && c.Aggregate == "sum" &&
+				b.a.model.ToOne(b.q.Subject, c.Entity()) {
+				col = m
+			}
+		case kValue, kGroup:
+			for _, v := range m.vals {
+				switch v.col.Role {
+				case model.RoleName, model.RoleID:
+					return nil, nil // one row, named
+				case model.RoleDimension:
+					group = true
+				}
+			}
+		}
+	}
+	if col == nil || !group {
+		return nil, nil
+	}
+	return col.entry().column, col
 }
 
 // refineVersus: "buys vs sells" groups by the column of the two values.

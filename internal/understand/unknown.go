@@ -43,7 +43,9 @@ func (b *builder) unknownWords() {
 		_, cmp := comparatives[b.l.toks[m.start].Text]
 		// a number nothing used would be a condition silently dropped
 		// ("students in grade 12"): asked about like an unknown word
-		if m.kind == kNumber && !m.used && b.l.toks[m.start].Kind == text.Number && !b.partOfValue(i) {
+		// (a number word too: "two or more courses"; not "one" or "ones",
+		// pronouns as often as numbers)
+		if m.kind == kNumber && !m.used && (b.l.toks[m.start].Kind == text.Number || m.num >= 2) && !b.partOfValue(i) {
 			phrases = append(phrases, [2]int{m.start, m.end})
 			continue
 		}
