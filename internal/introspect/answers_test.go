@@ -63,6 +63,8 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			{q: "members who joined in 2021", gold: "SELECT member_id FROM members WHERE joined_on LIKE '2021%'"},
 			{q: "total late fee", gold: "SELECT SUM(late_fee) FROM loans"},
 			{q: "books with a price under 15", gold: "SELECT book_id FROM books WHERE price < 15"},
+			// "not" turns a comparison around
+			{q: "books whose price is not higher than 15", gold: "SELECT book_id FROM books WHERE price <= 15"},
 			// both conditions hold for one loan, not one loan each
 			{q: "members with a late fee over 0 on a fantasy book", gold: `SELECT member_id FROM members m WHERE EXISTS (SELECT 1 FROM loans l
 				JOIN books b ON b.book_id = l.book_id WHERE l.member_id = m.member_id AND b.genre = 'Fantasy' AND l.late_fee > 0)`,

@@ -67,6 +67,14 @@ func (b *builder) numberComparison(i int, m *mention) (nc numberComparison, ok b
 		if p.kind == kCmp {
 			nc.op = p.entry().op
 		}
+		// "not higher than 4": the comparison turned around
+		if j, n := b.prev(nc.pi); n != nil && n.kind == kNot && n.end == p.start {
+			if inv, ok := inverseOps[nc.op]; ok {
+				nc.op = inv
+				n.used = true
+				nc.pi = j // the column is named before the "not"
+			}
+		}
 	}
 	// "1 to 2 paragraphs", "5-10 items": a range written with "to"
 	if nc.op == "" {
@@ -201,6 +209,9 @@ func (b *builder) numberFilter(nc numberComparison) {
 	}
 	b.addNumberFilter(col, nc.op, m, nc.hi, words, nc.unit)
 }
+
+// inverseOps are the comparisons a "not" turns around.
+var inverseOps = map[string]string{">": "<=", ">=": "<", "<": ">=", "<=": ">", "=": "!="}
 
 func opWord(op string) string {
 	switch op {

@@ -42,9 +42,16 @@ func isPerson(e *model.Entity) bool {
 
 // asksWho reports whether the question asks for people ("who", "whom").
 func (b *builder) asksWho() bool {
-	for _, m := range b.ms {
+	for i, m := range b.ms {
 		switch b.words(m) {
-		case "who", "whom", "whose", "кто", "everyone", "everybody", "anyone", "anybody", "someone", "somebody",
+		case "who", "whom", "whose":
+			// "books whose price …", "customers who ordered": a relative
+			// pronoun after the rows it describes asks nothing about people
+			if j, p := b.prev(i); p != nil && j >= 0 && (p.kind == kEntity || p.kind == kColumn || p.kind == kValue) {
+				continue
+			}
+			return true
+		case "кто", "everyone", "everybody", "anyone", "anybody", "someone", "somebody",
 			"people", "persons", "headcount", "head count":
 			return true
 		}
