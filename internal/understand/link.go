@@ -1,6 +1,7 @@
 package understand
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -277,11 +278,14 @@ func (l *linker) placeNames(i int, values map[int]valueindex.Hit) {
 				// ("Spanish") is not the country's code
 				continue
 			}
+			// a new slice: the hits' ids belong to the shared value index
+			ids := slices.Clone(written.IDs)
 			for _, id := range hit.IDs {
-				if !l.columnOf(written.IDs, id) {
-					written.IDs = append(written.IDs, id)
+				if !l.columnOf(ids, id) {
+					ids = append(ids, id)
 				}
 			}
+			written.IDs = ids
 			values[n] = written
 			break
 		}
