@@ -189,6 +189,11 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			{q: "what was the amount of payments from France", gold: `SELECT SUM(p.amount) FROM payments p JOIN customers c
 				ON c.customer_id = p.customer_id WHERE c.country = 'France'`},
 			{q: "what is the units in stock of the Trek Domane AL 2", gold: "SELECT units_in_stock FROM products WHERE product_id = 1"},
+			// a count of the rows that belong to the base, though the base
+			// also refers to one of them (a department's manager)
+			{q: "departments with more than 2 employees", gold: "SELECT department_id FROM employees GROUP BY department_id HAVING COUNT(*) > 2"},
+			// a participle after the rows it describes says nothing more
+			{q: "how many products listed in Road Bikes", gold: "SELECT COUNT(*) FROM products WHERE category_id = 1"},
 			// a comparator before "the <column> of N"; a number word counts
 			{q: "how many employees are over the salary of 60000", gold: "SELECT COUNT(*) FROM employees WHERE salary > 60000"},
 			{q: "customers with two or more orders", gold: "SELECT customer_id FROM orders GROUP BY customer_id HAVING COUNT(*) >= 2"},

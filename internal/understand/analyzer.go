@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/clarify-sql/clarify/internal/model"
@@ -105,6 +107,37 @@ func (a *Analyzer) WaitIndex(ctx context.Context) {
 	}
 }
 
+// capitals reports, per token, whether its writer capitalized it; nil
+// when the question says nothing by its case (all lower or all upper
+// case, or only its first word capitalized).
+func capitals(question string, toks []text.Token) []bool {
+	cased := text.Tokenize(text.NormalizeKeepCase(question))
+	if len(cased) != len(toks) {
+		return nil
+	}
+	caps := make([]bool, len(toks))
+	upper, lower := 0, 0
+	for i, t := range cased {
+		r, _ := utf8.DecodeRuneInString(t.Text)
+		caps[i] = unicode.IsUpper(r)
+		if strings.ToLower(t.Text) != toks[i].Text {
+			return nil
+		}
+		if t.Kind != text.Word {
+			continue
+		}
+		if t.Text == strings.ToUpper(t.Text) && len(t.Text) > 1 {
+			upper++
+		} else if caps[i] && i > 0 && t.Text != "I" {
+			lower++ // a capitalized word inside the question
+		}
+	}
+	if lower == 0 || upper > len(toks)/2 {
+		return nil
+	}
+	return caps
+}
+
 // Analyze understands a question.
 func (a *Analyzer) Analyze(ctx context.Context, question string, s Settings) (*Interpretation, error) {
 	if utf8.RuneCountInString(question) > MaxQuestionLen {
@@ -124,6 +157,9 @@ func (a *Analyzer) Analyze(ctx context.Context, question string, s Settings) (*I
 		stems[i], vstems[i], texts[i] = t.Stem, text.ValueStem(t.Text), t.Text
 	}
 	l := &linker{a: a, vx: vx.idx, toks: toks, stems: stems, vstems: vstems, texts: texts, fuzzy: map[int]string{}, tp: timeexpr.NewParser(toks, s.Now)}
+	if len(s.Resolved) == 0 || q == text.Normalize(question) {
+		l.caps = capitals(question, toks)
+	}
 	ms := l.link()
 	b := &builder{a: a, l: l, ms: ms, s: s, q: &query.Query{}, in: &Interpretation{Question: q, Lang: "en"}}
 	if text.IsCyrillic(q) {

@@ -144,7 +144,13 @@ func (b *builder) relatedCount(nc numberComparison) bool {
 		return false
 	}
 	e := b.entityOf(n)
-	if e == nil || e == b.q.Base || !b.a.model.Reachable(b.q.Base, e) || b.a.model.ToOne(b.q.Base, e) {
+	if e == nil || e == b.q.Base || !b.a.model.Reachable(b.q.Base, e) {
+		return false
+	}
+	// the rows of e that belong to the base's rows ("departments with more
+	// than 5 employees"), though e also has a row the base refers to (the
+	// department's manager)
+	if _, ok := b.a.model.ChildPath(b.q.Base, e); !ok {
 		return false
 	}
 	m.used, n.used = true, true

@@ -2,6 +2,7 @@ package understand_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -140,6 +141,89 @@ entities:
 		}
 		if d := understand.Describe(in); !strings.Contains(d, want) {
 			t.Errorf("%q: want %q in\n%s", q, want, d)
+		}
+	}
+}
+
+// TestCountOfChildrenBesideAReference: "departments with more than 5
+// employees" counts the employees of each department, though each
+// department also refers to one employee (its manager).
+func TestCountOfChildrenBesideAReference(t *testing.T) {
+	m, err := model.Parse("hr.yaml", []byte(`source: hr
+entities:
+  - name: departments
+    key: id
+    display: name
+    columns:
+      - {name: id, role: id}
+      - {name: name, role: name}
+      - {name: manager_id, role: id, references: employees.id}
+  - name: employees
+    key: id
+    display: name
+    columns:
+      - {name: id, role: id}
+      - {name: name, role: name}
+      - {name: department_id, role: id, references: departments.id}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := understand.New(m, nil).Analyze(context.Background(), "departments with more than 5 employees", understand.Settings{Now: demotest.AsOf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := understand.Describe(in); !strings.Contains(d, "filter: employees: more than 5 employees") {
+		t.Errorf("want a count of each department's employees:\n%s", d)
+	}
+}
+
+// TestLowerCaseIsNoProperName: a word written in lower case by a writer
+// who capitalizes names is not a proper name it happens to equal ("sales"
+// is not the customer Sale) when the names are many; a category typed in
+// lower case ("road bikes") still is one.
+func TestLowerCaseIsNoProperName(t *testing.T) {
+	var names, cats strings.Builder
+	for i := 0; i < 250; i++ {
+		fmt.Fprintf(&names, "{value: Person%d}, ", i)
+	}
+	names.WriteString("{value: Sale}")
+	for _, c := range []string{"Road Bikes", "Kids Bikes", "Cruisers"} {
+		fmt.Fprintf(&cats, "{value: %s}, ", c)
+	}
+	m, err := model.Parse("shop.yaml", []byte(`source: shop
+entities:
+  - name: customers
+    key: id
+    display: last_name
+    columns:
+      - {name: id, role: id}
+      - {name: last_name, role: name, values: {items: [`+names.String()+`]}}
+  - name: categories
+    key: id
+    display: name
+    columns:
+      - {name: id, role: id}
+      - {name: name, role: name, values: {items: [`+strings.TrimSuffix(cats.String(), ", ")+`]}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	an := understand.New(m, nil)
+	for q, want := range map[string]bool{
+		"Customers with sales in Paris":   false, // "sales" is not Sale
+		"customers named Sale":            true,
+		"Show me road bikes from Trek":    true, // a category, typed in lower case
+		"show me the customers with sale": true, // no capital anywhere: the case says nothing
+	} {
+		in, err := an.Analyze(context.Background(), q, understand.Settings{Now: demotest.AsOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := understand.Describe(in)
+		got := strings.Contains(d, "is Sale") || strings.Contains(d, "is Road Bikes") || strings.Contains(d, "value:sale")
+		if got != want {
+			t.Errorf("%q: value read = %v, want %v\n%s", q, got, want, d)
 		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/understand/gazetteer"
@@ -63,6 +65,9 @@ type linker struct {
 	texts  []string
 	fuzzy  map[int]string // token → the word as typed, when corrected
 	tp     *timeexpr.Parser
+	// caps says which tokens were capitalized, when the writer's case says
+	// something (nil otherwise)
+	caps []bool
 }
 
 var skippable = map[string]bool{"the": true, "a": true, "an": true, "their": true, "its": true, "our": true, "my": true, "of": true, "this": true, "that": true}
@@ -214,6 +219,11 @@ func (l *linker) candidates(i int) []*mention {
 			delete(values, mt.end-i)
 			hit = false
 		}
+		if hit && l.lowerForProper(i, mt.end, vh.IDs) {
+			// "book sales" written in lower case is not the customer Sale
+			delete(values, mt.end-i)
+			hit = false
+		}
 		if hit && (!hasModelEntry(mt.entries) || vh.Text && !l.surfaceMatch(i, mt) || l.ownerNear(i, mt.end, vh.IDs, false)) {
 			out = append(out, l.valueMention(i, mt.end, vh.IDs))
 			delete(values, mt.end-i)
@@ -240,6 +250,9 @@ func (l *linker) candidates(i int) []*mention {
 	}
 	sort.Sort(sort.Reverse(sort.IntSlice(lengths)))
 	for _, length := range lengths {
+		if l.lowerForProper(i, i+length, values[length].IDs) {
+			continue // "sales" in lower case is not the customer Sale
+		}
 		out = append(out, l.valueMention(i, i+length, values[length].IDs))
 	}
 	return append(out, &mention{start: i, end: i + 1, kind: kUnknown})
@@ -375,6 +388,35 @@ func (l *linker) staticMention(i int, mt match) *mention {
 	m := &mention{start: i, end: mt.end, conf: 1}
 	m.entries = sortEntries(mt.entries)
 	m.kind = m.entries[0].kind
+	// a proper name of the model's own values written in lower case
+	if m.kind == kValue && l.caps != nil {
+		proper := true
+		for k := i; k < mt.end; k++ {
+			proper = proper && !l.caps[k]
+		}
+		for _, e := range m.entries {
+			if e.kind != kValue {
+				continue
+			}
+			r, _ := utf8.DecodeRuneInString(e.label)
+			if e.column == nil || e.column.Role != model.RoleName || !unicode.IsUpper(r) || l.vx.ColumnSize(e.column) < properNames {
+				proper = false
+			}
+		}
+		if proper {
+			var rest []entry
+			for _, e := range m.entries {
+				if e.kind != kValue {
+					rest = append(rest, e)
+				}
+			}
+			if len(rest) == 0 {
+				return &mention{start: i, end: mt.end, kind: kUnknown}
+			}
+			m.entries = rest
+			m.kind = rest[0].kind
+		}
+	}
 	// "by" is the word, not the static code BY, unless its column is named
 	if m.kind == kValue && mt.end == i+1 && len(l.texts[i]) <= 3 && !(i > 0 && l.texts[i-1] == "the") {
 		var cols []*model.Column
@@ -443,6 +485,36 @@ func fillerOnly(es []entry) bool {
 		}
 	}
 	return len(es) > 0
+}
+
+// properNames is how many values a name column holds for them to be proper
+// names (people, titles) rather than categories (Road Bikes), which are
+// often typed in lower case.
+const properNames = 200
+
+// lowerForProper reports whether the words [i, end), written in lower case
+// by a writer who capitalizes names, would match only proper names
+// (capitalized values of name columns with many values): "book sales" is
+// not the customer Gilbert Sale, "ship" not the title "Ship of Fools".
+// Categories and dimension values (Road Bikes, Horror) are often typed in
+// lower case and are kept.
+func (l *linker) lowerForProper(i, end int, ids []int32) bool {
+	if l.caps == nil || len(ids) == 0 {
+		return false
+	}
+	for k := i; k < end; k++ {
+		if l.caps[k] {
+			return false
+		}
+	}
+	for _, id := range ids {
+		v := l.vx.Entry(id)
+		r, _ := utf8.DecodeRuneInString(v.Value)
+		if v.Column.Role != model.RoleName || !unicode.IsUpper(r) || l.vx.ColumnSize(v.Column) < properNames {
+			return false
+		}
+	}
+	return true
 }
 
 // shortBuiltin reports whether a phrase is one short built-in word of
@@ -545,6 +617,12 @@ func (l *linker) partialRun(run []*mention) []*mention {
 			// ("yet" in "Office mug - is it Friday yet?")
 			for len(cands) > 0 && cands[len(cands)-1].Coverage < minCoverage {
 				cands = cands[:len(cands)-1]
+			}
+			// part of a proper name written in lower case is not that name
+			if l.caps != nil {
+				cands = slices.DeleteFunc(slices.Clone(cands), func(c valueindex.Match) bool {
+					return l.lowerForProper(run[i].start, run[k-1].end, []int32{c.ID})
+				})
 			}
 			if len(cands) == 0 {
 				continue

@@ -117,6 +117,13 @@ func (b *builder) ignorable(i int) bool {
 		return true
 	}
 	verb, sure := text.VerbForm(w)
+	// "sections offered per year", "grades handed out", "students
+	// majoring in": a participle right after the rows it describes
+	if verb && i > 0 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing")) && b.q.Subject != nil {
+		if p := b.ms[i-1]; p.kind == kEntity || p.kind == kValue || p.kind == kGroup {
+			return true
+		}
+	}
 	if !verb || b.q.Subject == nil || !b.linksSomething() {
 		return false
 	}

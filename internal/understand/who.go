@@ -52,7 +52,7 @@ func (b *builder) asksWho() bool {
 			}
 			return true
 		case "кто", "everyone", "everybody", "anyone", "anybody", "someone", "somebody",
-			"people", "persons", "headcount", "head count":
+			"people", "persons", "ppl", "folks", "headcount", "head count":
 			return true
 		}
 	}

@@ -9,6 +9,12 @@ import (
 
 // Normalize applies NFKC, case folding and quote unification.
 func Normalize(s string) string {
+	return strings.ToLower(NormalizeKeepCase(s))
+}
+
+// NormalizeKeepCase is Normalize without case folding: the question as
+// its writer capitalized it.
+func NormalizeKeepCase(s string) string {
 	s = norm.NFKC.String(s)
 	s = strings.Map(func(r rune) rune {
 		switch r {
@@ -27,7 +33,7 @@ func Normalize(s string) string {
 		}
 		return r
 	}, s)
-	return strings.ToLower(s)
+	return s
 }
 
 // IsCyrillic reports whether the text has more Cyrillic than Latin letters.

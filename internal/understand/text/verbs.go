@@ -107,10 +107,10 @@ employ enable encourage end endorse engage enjoy enroll enrol ensure enter equip
 evaluate examine exceed exchange exist expand expect experience explain explore export express extend
 face fail fall feature feed feel fight file fill film finance find fire fit fix fly focus follow
 forget form found fund gain gather generate get give go graduate grant grow guarantee guide handle hang
-happen hate head hear help hide hire hit hold host house hunt identify ignore illustrate imagine implement
+hand happen hate head hear help hide hire hit hold host house hunt identify ignore illustrate imagine implement
 import improve include increase indicate influence inform inherit injure install instruct intend interact
 introduce invent invest invite involve issue join judge jump keep kick kill know land last launch lay lead
-learn leave lend let license lie lift like link live locate lodge look lose love maintain make manage
+learn leave lend let license lie lift like link live locate lodge look lose love maintain major make manage
 manufacture mark marry mean measure meet mention merge migrate mind miss mix monitor move need negotiate
 nominate note notice obtain occupy occur offer operate organize organise originate own participate
 pass pay perform permit pick pitch place plan plant pledge point possess post practice practise prefer

@@ -38,6 +38,8 @@ type Index struct {
 	// ("bikes" in Road Bikes, Mountain Bikes, Kids Bikes): they name the
 	// kind of thing, not one value (set by Seal)
 	colNoise map[*model.Column]map[string]bool
+	// colSize is how many values each column holds
+	colSize map[*model.Column]int
 }
 
 // New returns an empty index.
@@ -50,6 +52,7 @@ func New() *Index {
 		vocab:    map[string]int{},
 		words:    map[string]int{},
 		deletes:  map[string][]string{},
+		colSize:  map[*model.Column]int{},
 	}
 }
 
@@ -113,6 +116,7 @@ func (x *Index) AddCounted(c *model.Column, v string, rows int64, extraNoise map
 	}
 	id := int32(len(x.vals))
 	x.vals = append(x.vals, Entry{Column: c, Value: v, Rows: rows, stems: stems, core: core})
+	x.colSize[c]++
 	x.exact[key] = append(x.exact[key], id)
 	tkey := strings.Join(texts, " ")
 	x.text[tkey] = append(x.text[tkey], id)
@@ -229,6 +233,9 @@ func (x *Index) AddTypoTarget(s string) {
 
 // Entry returns the value with id id.
 func (x *Index) Entry(id int32) Entry { return x.vals[id] }
+
+// ColumnSize is how many values of column c the index holds.
+func (x *Index) ColumnSize(c *model.Column) int { return x.colSize[c] }
 
 // HasStem reports whether some value has a word with this plural-free
 // stem (text.ValueStem).
