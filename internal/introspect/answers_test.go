@@ -197,6 +197,12 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			// a comparator before "the <column> of N"; a number word counts
 			{q: "how many employees are over the salary of 60000", gold: "SELECT COUNT(*) FROM employees WHERE salary > 60000"},
 			{q: "customers with two or more orders", gold: "SELECT customer_id FROM orders GROUP BY customer_id HAVING COUNT(*) >= 2"},
+			// "highest paid", "lowest paid": ranked by pay
+			{q: "the top 3 highest paid employees", gold: "SELECT employee_id FROM employees ORDER BY salary DESC LIMIT 3"},
+			{q: "who is the lowest paid employee", gold: "SELECT employee_id FROM employees ORDER BY salary LIMIT 1"},
+			// a period dates the rows a verb names when the base has no date
+			{q: "how much money did customers pay us in 2023", gold: "SELECT SUM(amount) FROM payments WHERE paid_on >= '2023-01-01' AND paid_on < '2024-01-01'"},
+			{q: "customers in 2023", ask: "column_ambiguity"},
 			// a number in another unit of the same kind is converted
 			{q: "videos longer than 2 minutes", gold: "SELECT video_id FROM videos WHERE milliseconds > 120000"},
 			{q: "order items with a discount of more than 5%", gold: "SELECT order_id, product_id FROM order_items WHERE discount > 0.05"},

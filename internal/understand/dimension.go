@@ -38,6 +38,7 @@ var (
 	lengthKinds = []string{"length", "duration", "runtime", "minutes", "hours", "seconds", "distance", "km", "miles", "pages"}
 	priceKinds  = []string{"price", "cost", "fee", "charge", "rate", "amount", "budget", "usd", "eur", "gbp", "msrp"}
 	wealthKinds = []string{"worth", "wealth", "fortune", "income", "earnings"}
+	payKinds    = []string{"salary", "salaries", "wage", "wages", "pay", "income", "earnings", "compensation"}
 	speedKinds  = []string{"speed", "velocity", "mph", "kmh"}
 	sizeKinds   = []string{"area", "size", "capacity", "surface", "volume"}
 )
@@ -71,6 +72,7 @@ var dimensionBases = map[string]dimension{
 	"pricey": {priceKinds, true, nil, false}, "valuable": {[]string{"value", "worth", "price"}, true, nil, false},
 	"heavy": {weightKinds, true, nil, false}, "tall": {heightKinds, true, nil, false},
 	"wealthy": {wealthKinds, true, nil, false}, "lengthy": {lengthKinds, true, nil, false},
+	"paid": {payKinds, true, nil, false},
 }
 
 // superlativeForm reports whether a dimension word is a superlative.
@@ -235,10 +237,11 @@ func (b *builder) dimensionOf(m *mention) (string, dimension, bool) {
 	if m.kind == kSuperlative && m.end-m.start == 2 {
 		first, w := b.l.texts[m.start], b.l.texts[m.start+1]
 		d, ok := dimensionBases[w]
-		if !ok || first != "most" && first != "least" {
+		up, maker := superlativeMakers[first]
+		if !ok || !maker {
 			return "", dimension{}, false
 		}
-		if first == "least" {
+		if !up {
 			d.high = !d.high
 		}
 		return b.words(m), d, true
@@ -254,11 +257,16 @@ func (b *builder) dimensionOf(m *mention) (string, dimension, bool) {
 	if !ok || !b.mostBase[m] {
 		return "", dimension{}, false
 	}
-	if b.l.texts[m.start-1] == "least" {
+	if !superlativeMakers[b.l.texts[m.start-1]] {
 		d.high = !d.high
 	}
 	return b.l.texts[m.start-1] + " " + w, d, true
 }
+
+// superlativeMakers make a base adjective a superlative, up (true) or
+// down (false): "the most expensive", "the best paid", "the lowest paid".
+var superlativeMakers = map[string]bool{"most": true, "best": true, "highest": true, "top": true,
+	"least": false, "lowest": false, "worst": false}
 
 // vagueApplies reports whether a vague term applies to entity e.
 func (b *builder) vagueApplies(vt *model.VagueTerm, e *model.Entity) bool {
@@ -299,7 +307,7 @@ func (b *builder) mostBases() {
 		}
 		d, ok := dimensionBases[b.l.texts[m.start]]
 		p := b.ms[i-1]
-		if !ok || p.kind != kMost || p.end != m.start || (b.l.texts[p.start] != "most" && b.l.texts[p.start] != "least") {
+		if _, maker := superlativeMakers[b.l.texts[p.start]]; !ok || !maker || p.end != m.start || p.end-p.start != 1 {
 			continue
 		}
 		found := false

@@ -390,6 +390,14 @@ func (b *builder) readMeasure(intentWords) bool {
 		b.baseForMetric(q.Agg)
 		return true
 	}
+	// "how much did customers pay us": the money of the rows a verb names
+	// (payments), added up
+	if c := b.howMuchPaid(); c != nil {
+		q.Intent = query.IntentAggregate
+		q.Agg = &query.Agg{Func: "sum", Column: c, Label: "total " + strings.ToLower(c.Title())}
+		b.baseForMetric(q.Agg)
+		return true
+	}
 	// "what is the population in Asia": an additive number of the rows,
 	// asked of a group of them (a value of a dimension, not one row's
 	// name), is their total
@@ -400,6 +408,46 @@ func (b *builder) readMeasure(intentWords) bool {
 		b.baseForMetric(q.Agg)
 	}
 	return true
+}
+
+// howMuchPaid returns the one additive measure of the entity a verb of a
+// "how much" question names by its stem ("pay" of payments, "spent" of
+// spending), or nil.
+func (b *builder) howMuchPaid() *model.Column {
+	t := b.l.texts
+	if len(t) < 2 || t[0] != "how" || t[1] != "much" {
+		return nil
+	}
+	md := b.a.model
+	for _, m := range b.ms {
+		if m.kind != kUnknown || m.end-m.start != 1 {
+			continue
+		}
+		w := b.l.stems[m.start]
+		if len(w) < 3 {
+			continue
+		}
+		for _, e := range md.Entities {
+			name := strings.ToLower(e.Name)
+			if !strings.HasPrefix(name, w) || b.q.Subject == nil || e != b.q.Subject && !md.Reachable(b.q.Subject, e) {
+				continue
+			}
+			var money *model.Column
+			for _, c := range e.Columns {
+				if c.Role == model.RoleMeasure && c.Aggregate == "sum" && c.Numeric() {
+					if money != nil {
+						return nil // two amounts: which is asked elsewhere
+					}
+					money = c
+				}
+			}
+			if money != nil {
+				m.used = true
+				return money
+			}
+		}
+	}
+	return nil
 }
 
 // groupTotal returns the column and its mention when a question asking

@@ -72,7 +72,19 @@ func (b *builder) ranking() {
 		for j := i + 1; j < len(b.ms) && j <= i+4; j++ {
 			n := b.ms[j]
 			switch n.kind {
-			case kNumber, kStop, kSuperlative:
+			case kSuperlative:
+				// "the top 5 highest paid": the superlative's own column
+				col, dir, _ := strings.Cut(n.entry().vague.Order, " ")
+				if ve := b.vagueEntity(n.entry().vague, j); ve != nil {
+					if c := ve.Column(col); c != nil && c.Numeric() && b.a.model.ToOne(r, c.Entity()) {
+						fn = map[bool]string{true: "min", false: "max"}[strings.EqualFold(dir, "asc")]
+						metric = &query.Agg{Func: fn, Column: c, Label: c.Title()}
+						n.used = true
+						break
+					}
+				}
+				continue
+			case kNumber, kStop:
 				continue
 			case kAgg:
 				if n.entry().op == "min" {

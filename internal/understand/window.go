@@ -170,6 +170,9 @@ func (b *builder) setWindow(e *model.Entity, w timeexpr.Window, m *mention) {
 		tc = b.yearColumn(e, m)
 	}
 	if tc == nil {
+		tc = b.childDate(m)
+	}
+	if tc == nil {
 		b.periodSlot(m, fmt.Sprintf("Nothing in the question has a date to apply %q to.", b.words(m)))
 		return
 	}
@@ -177,6 +180,53 @@ func (b *builder) setWindow(e *model.Entity, w timeexpr.Window, m *mention) {
 		return // the first period named wins
 	}
 	b.q.Window = &query.TimeFilter{Column: tc, Window: w}
+}
+
+// childDate is the date of the rows that belong to the base, for a period
+// nothing in play dates: "how much did customers pay us in 2004" dates
+// their payments. The nearest such rows with a date of their own; when
+// several are as near, the one a word of the question names ("pay",
+// "payments"), else asked.
+func (b *builder) childDate(m *mention) *model.Column {
+	md := b.a.model
+	if b.q.Base == nil {
+		return nil
+	}
+	best := 1 << 30
+	var cands []*model.Column
+	for _, e := range md.Entities {
+		p, ok := md.ChildPath(b.q.Base, e)
+		if !ok || md.TimeColumn(e) == nil || md.TimeColumn(e).Entity() != e {
+			continue
+		}
+		switch {
+		case len(p) < best:
+			best, cands = len(p), []*model.Column{md.TimeColumn(e)}
+		case len(p) == best:
+			cands = append(cands, md.TimeColumn(e))
+		}
+	}
+	if len(cands) > 1 {
+		// a word of the question that starts the entity's name ("pay" of
+		// payments, "ordered" of orders)
+		var named []*model.Column
+		for _, c := range cands {
+			for _, w := range b.l.stems {
+				if len(w) >= 3 && strings.HasPrefix(text.Stem(c.Entity().Name), w[:3]) && strings.HasPrefix(strings.ToLower(c.Entity().Name), w) {
+					named = append(named, c)
+					break
+				}
+			}
+		}
+		if len(named) == 1 {
+			return named[0]
+		}
+		return b.yearColumnSlot(b.words(m), cands)
+	}
+	if len(cands) == 1 {
+		return cands[0]
+	}
+	return nil
 }
 
 // yearColumn is the column of years a period applies to when nothing in
@@ -207,14 +257,18 @@ func (b *builder) yearColumn(e *model.Entity, m *mention) *model.Column {
 // yearColumnSlot asks which column of years a period is about.
 func (b *builder) yearColumnSlot(words string, cols []*model.Column) *model.Column {
 	sl := &Slot{Key: "year:" + words, Kind: KindColumn, Priority: Important, Text: words, Ask: true, Confidence: 0.5,
-		Context: fmt.Sprintf("%s have %d years %q could be about.", cols[0].Entity().PluralLabel(), len(cols), words)}
+		Context: fmt.Sprintf("%d dates could be what %q is about.", len(cols), words)}
 	var entries []entry
 	for _, c := range cols {
 		sl.Options = append(sl.Options, &Option{ID: c.Entity().Name + "." + c.Name, Label: columnLabel(c), column: c})
 		entries = append(entries, entry{kind: kColumn, column: c, entity: c.Entity()})
 	}
 	sl.Options[0].BestGuess = true
-	sl.Question = fmt.Sprintf("Which year is %q about: the %s, or another?", words, strings.ToLower(sl.Options[0].Label))
+	noun := "year"
+	if cols[0].Temporal() {
+		noun = "date"
+	}
+	sl.Question = fmt.Sprintf("Which %s is %q about: the %s, or another?", noun, words, strings.ToLower(sl.Options[0].Label))
 	if o := b.settle(sl, func(t string) (*Option, string) { return b.parseColumnAnswer(t, entries) }); o != nil {
 		return o.column
 	}

@@ -157,7 +157,7 @@ var stopWords = []string{
 	// words about the data as a whole, and adverbs that add nothing
 	"directly", "in our catalog", "in our catalogue", "in the catalog", "in the catalogue", "our catalog", "catalog",
 	"catalogue", "with the company", "for the company", "at the company", "in the company", "on the payroll",
-	"on payroll", "compare", "comparing", "ppl", "folks",
+	"on payroll", "compare", "comparing", "ppl", "folks", "money",
 	"раз", "сдавал", "сдавала", "сдавали", "сдал", "сдала", "был", "была", "было", "были", "есть", "всего", "мне", "нам", "respectively", "etc", "in the", "into", "together",
 	"и", "в", "во", "на", "за", "с", "со", "у", "о", "об", "от", "до", "для", "из", "к", "по", "мне", "меня",
 	"пожалуйста", "это", "эти", "этот", "есть", "был", "были", "было", "какие", "мои", "мой", "моя", "моё",
