@@ -111,24 +111,27 @@ func (a *Analyzer) WaitIndex(ctx context.Context) {
 // when the question says nothing by its case (all lower or all upper
 // case, or only its first word capitalized).
 func capitals(question string, toks []text.Token) []bool {
-	cased := text.Tokenize(text.NormalizeKeepCase(question))
-	if len(cased) != len(toks) {
+	// the tokens' offsets hold in the cased text when lower-casing kept
+	// every byte length (no re-tokenizing, which would stem every word)
+	cased := text.NormalizeKeepCase(question)
+	if len(cased) != len(text.Normalize(question)) {
 		return nil
 	}
 	caps := make([]bool, len(toks))
 	upper, lower := 0, 0
-	for i, t := range cased {
-		r, _ := utf8.DecodeRuneInString(t.Text)
-		caps[i] = unicode.IsUpper(r)
-		if strings.ToLower(t.Text) != toks[i].Text {
+	for i, t := range toks {
+		if t.Start < 0 || t.End > len(cased) || t.Start >= t.End {
 			return nil
 		}
+		w := cased[t.Start:t.End]
+		r, _ := utf8.DecodeRuneInString(w)
+		caps[i] = unicode.IsUpper(r)
 		if t.Kind != text.Word {
 			continue
 		}
-		if t.Text == strings.ToUpper(t.Text) && len(t.Text) > 1 {
+		if len(w) > 1 && w == strings.ToUpper(w) && w != strings.ToLower(w) {
 			upper++
-		} else if caps[i] && i > 0 && t.Text != "I" {
+		} else if caps[i] && i > 0 && w != "I" {
 			lower++ // a capitalized word inside the question
 		}
 	}

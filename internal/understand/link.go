@@ -271,10 +271,12 @@ func (l *linker) placeNames(i int, values map[int]valueindex.Hit) {
 			alts = gazetteer.NounAlternates(phrase) // "the US"
 		}
 		for _, alt := range alts {
-			var texts, stems []string
-			for _, t := range text.Tokenize(alt) {
-				texts = append(texts, t.Text)
-				stems = append(stems, text.ValueStem(t.Text))
+			// the gazetteer's names are plain lower-case words: split, not
+			// tokenized (which would stem every word)
+			texts := strings.Fields(alt)
+			stems := make([]string, len(texts))
+			for k, w := range texts {
+				stems[k] = text.ValueStem(w)
 			}
 			hit, ok := l.vx.Exact(texts, stems, 0)[len(texts)]
 			if !ok {
