@@ -197,6 +197,8 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			// a comparator before "the <column> of N"; a number word counts
 			{q: "how many employees are over the salary of 60000", gold: "SELECT COUNT(*) FROM employees WHERE salary > 60000"},
 			{q: "customers with two or more orders", gold: "SELECT customer_id FROM orders GROUP BY customer_id HAVING COUNT(*) >= 2"},
+			// "how long/how big is <a named number>" asks for that number
+			{q: "how big is the average salary of employees", gold: "SELECT AVG(salary) FROM employees"},
 			// "highest paid", "lowest paid": ranked by pay
 			{q: "the top 3 highest paid employees", gold: "SELECT employee_id FROM employees ORDER BY salary DESC LIMIT 3"},
 			{q: "who is the lowest paid employee", gold: "SELECT employee_id FROM employees ORDER BY salary LIMIT 1"},

@@ -406,7 +406,7 @@ func (b *builder) howMuch() {
 			continue
 		}
 		cols := dimensionColumns(s, d)
-		if len(cols) != 1 {
+		if len(cols) != 1 && !b.namesNumber() {
 			continue
 		}
 		for _, m := range b.ms {
@@ -414,7 +414,21 @@ func (b *builder) howMuch() {
 				m.kind, m.used = kStop, true
 			}
 		}
-		b.q.Columns = append(b.q.Columns, cols[0].col)
+		// "how long is the life expectancy": the number named says what
+		if len(cols) == 1 {
+			b.q.Columns = append(b.q.Columns, cols[0].col)
+		}
 		return
 	}
+}
+
+// namesNumber reports whether the question names a number column or a
+// measure.
+func (b *builder) namesNumber() bool {
+	for _, m := range b.ms {
+		if m.kind == kMeasure || m.kind == kColumn && m.entry().column.Numeric() {
+			return true
+		}
+	}
+	return false
 }
