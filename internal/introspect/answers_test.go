@@ -197,6 +197,10 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			// a comparator before "the <column> of N"; a number word counts
 			{q: "how many employees are over the salary of 60000", gold: "SELECT COUNT(*) FROM employees WHERE salary > 60000"},
 			{q: "customers with two or more orders", gold: "SELECT customer_id FROM orders GROUP BY customer_id HAVING COUNT(*) >= 2"},
+			// "who has the earliest/latest <date>": the row with it
+			{q: "who has the earliest hire date", gold: "SELECT employee_id FROM employees ORDER BY hire_date LIMIT 1"},
+			// "our most expensive": one row
+			{q: "what is our most expensive product", gold: "SELECT product_id FROM products ORDER BY list_price DESC LIMIT 1"},
 			// "how long/how big is <a named number>" asks for that number
 			{q: "how big is the average salary of employees", gold: "SELECT AVG(salary) FROM employees"},
 			// "highest paid", "lowest paid": ranked by pay

@@ -279,16 +279,19 @@ func (b *builder) vagueApplies(vt *model.VagueTerm, e *model.Entity) bool {
 }
 
 // isBefore reports whether "is" or "was" stands right before mention i,
-// past "the": a superlative said of one thing ("which bike is the most
-// expensive").
+// past "the" or "our": a superlative said of one thing ("which bike is
+// the most expensive", "what is our most expensive road bike").
 func (b *builder) isBefore(i int) bool {
+	det := func(w string) bool {
+		return w == "the" || w == "our" || w == "my" || w == "your" || w == "their" || w == "its"
+	}
 	k := b.ms[i].start - 1
-	if k >= 0 && b.l.texts[k] == "the" {
+	if k >= 0 && det(b.l.texts[k]) {
 		k--
 	}
 	if k > 0 && (b.l.texts[k] == "most" || b.l.texts[k] == "least") {
 		k--
-		if k >= 0 && b.l.texts[k] == "the" {
+		if k >= 0 && det(b.l.texts[k]) {
 			k--
 		}
 	}

@@ -339,6 +339,11 @@ func (b *builder) latestPeriods() {
 			op = "min"
 		}
 		switch {
+		case !when && !b.prepBefore(i) && n.kind == kColumn && (b.asksWho() || b.whichBefore(b.subjectM)):
+			// "who has the earliest hire date": the row with it
+			m.used, n.used = true, true
+			b.firstBy = &query.Order{Column: tc, Desc: m.kind == kLatest}
+			b.firstLimit = 1
 		case !when && !b.prepBefore(i) && n.kind == kEntity && m.kind == kEarliest:
 			// "the first patient registered at AML Clinic": oldest first
 			if _, after := b.next(b.idx(n)); after != nil && after.kind == kColumn && after.entry().column.Temporal() {
