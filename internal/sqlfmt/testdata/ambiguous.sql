@@ -1,0 +1,1 @@
+SELECT 'it\'s   here' AS  a,   b FROM   t

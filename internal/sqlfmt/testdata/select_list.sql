@@ -1,0 +1,1 @@
+SELECT strftime('%Y-%m', "sales_orders"."order_date") AS "month", SUM(sales_order_lines.quantity * sales_order_lines.unit_price) AS "revenue" FROM "sales_order_lines" JOIN "sales_orders" ON "sales_orders"."order_id" = "sales_order_lines"."order_id" GROUP BY strftime('%Y-%m', "sales_orders"."order_date") ORDER BY strftime('%Y-%m', "sales_orders"."order_date") LIMIT ?

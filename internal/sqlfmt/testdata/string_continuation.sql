@@ -1,0 +1,3 @@
+SELECT 'a'
+  'b' AS s, 'c' 'd' AS t FROM x WHERE y = 'e'
+'f'

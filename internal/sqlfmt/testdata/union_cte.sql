@@ -1,0 +1,1 @@
+WITH recent AS (SELECT id, total FROM orders WHERE placed_at >= ?), big AS (SELECT id FROM recent WHERE total > 100) SELECT id FROM big UNION ALL SELECT id FROM recent WHERE id NOT IN (SELECT id FROM big) EXCEPT SELECT id FROM refunds
