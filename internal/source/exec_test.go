@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
 	"github.com/google/go-cmp/cmp"
 	_ "github.com/jackc/pgx/v5/stdlib"
 
@@ -85,28 +84,10 @@ func sqliteServer(t *testing.T, opt source.Options) server {
 
 func pgServer(t *testing.T, opt source.Options) server {
 	t.Helper()
-	dsn := testdb.Postgres(t)
-	admin, err := sql.Open("pgx", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { admin.Close() })
-	if err := admin.Ping(); err != nil {
-		testdb.Skip(t, "PostgreSQL unreachable: "+err.Error())
-	}
-	ns := testdb.Name("t_exec")
-	mustExec(t, admin, "CREATE SCHEMA "+ns)
-	t.Cleanup(func() { mustExec(t, admin, "DROP SCHEMA "+ns+" CASCADE") })
+	admin, ns, dsn := testdb.PostgresSchema(t, "t_exec")
 	mustExec(t, admin, "CREATE TABLE "+ns+".items (id integer PRIMARY KEY, name text)")
 	mustExec(t, admin, "INSERT INTO "+ns+".items VALUES (1, 'a'), (2, 'b'), (3, 'c')")
-	u, err := url.Parse(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", ns)
-	u.RawQuery = q.Encode()
-	src, err := source.Open(context.Background(), "t", u.String(), testModelT(t), opt)
+	src, err := source.Open(context.Background(), "t", dsn, testModelT(t), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,26 +105,10 @@ func pgServer(t *testing.T, opt source.Options) server {
 
 func mysqlServer(t *testing.T, opt source.Options) server {
 	t.Helper()
-	dsn := testdb.MySQL(t)
-	admin, err := sql.Open("mysql", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { admin.Close() })
-	if err := admin.Ping(); err != nil {
-		testdb.Skip(t, "MySQL unreachable: "+err.Error())
-	}
-	ns := testdb.Name("t_exec")
-	mustExec(t, admin, "CREATE DATABASE "+ns)
-	t.Cleanup(func() { mustExec(t, admin, "DROP DATABASE "+ns) })
+	admin, ns, dsn := testdb.MySQLDatabase(t, "t_exec")
 	mustExec(t, admin, "CREATE TABLE "+ns+".items (id int PRIMARY KEY, name varchar(20))")
 	mustExec(t, admin, "INSERT INTO "+ns+".items VALUES (1, 'a'), (2, 'b'), (3, 'c')")
-	cfg, err := mysql.ParseDSN(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.DBName = ns
-	src, err := source.Open(context.Background(), "t", "mysql:"+cfg.FormatDSN(), testModelT(t), opt)
+	src, err := source.Open(context.Background(), "t", dsn, testModelT(t), opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -117,6 +116,11 @@ func (vc *valueCache) Values(ctx context.Context, c *model.Column) ([]string, er
 // rows hold it (a name that several customers share), loading them on
 // first use.
 func (vc *valueCache) CountedValues(ctx context.Context, c *model.Column) ([]string, []int64, error) {
+	// a caller that has already given up gets its own error, whatever is
+	// cached or loading: select below picks at random between two ready cases
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
 	vc.mu.Lock()
 	e, ok := vc.cols[c]
 	if ok && (e.values != nil || e.loading || e.err != nil) {
@@ -178,12 +182,7 @@ func countOf(v any) int64 {
 // is evaluated) with their row counts, at most MaxIndexedValues of them.
 func (vc *valueCache) load(ctx context.Context, c *model.Column) (counted, error) {
 	s := vc.s
-	w := func(n string) string {
-		if s.Target.Dialect == model.MySQL {
-			return "`" + strings.ReplaceAll(n, "`", "``") + "`"
-		}
-		return `"` + strings.ReplaceAll(n, `"`, `""`) + `"`
-	}
+	w := s.Target.Dialect.QuoteIdent
 	col := w(c.Name)
 	if c.Computed() {
 		col = "(" + c.Expr.For(s.Target.Dialect) + ")"
@@ -213,12 +212,7 @@ func (vc *valueCache) load(ctx context.Context, c *model.Column) (counted, error
 func (vc *valueCache) RowsWith(ctx context.Context, c *model.Column, value string, cols []string, limit int) ([][]string, error) {
 	s := vc.s
 	e := c.Entity()
-	w := func(n string) string {
-		if s.Target.Dialect == model.MySQL {
-			return "`" + strings.ReplaceAll(n, "`", "``") + "`"
-		}
-		return `"` + strings.ReplaceAll(n, `"`, `""`) + `"`
-	}
+	w := s.Target.Dialect.QuoteIdent
 	if e.Key == "" {
 		return nil, fmt.Errorf("%s has no key to tell its rows apart", e.Name)
 	}
@@ -263,12 +257,7 @@ func (vc *valueCache) Rows(ctx context.Context, e *model.Entity, cols []string, 
 	}
 	vc.mu.Unlock()
 	s := vc.s
-	w := func(n string) string {
-		if s.Target.Dialect == model.MySQL {
-			return "`" + n + "`"
-		}
-		return `"` + n + `"`
-	}
+	w := s.Target.Dialect.QuoteIdent
 	sel := w(e.Key)
 	for _, c := range cols {
 		sel += ", " + w(c)
