@@ -76,6 +76,9 @@ type column struct {
 	trueValue, falseValue string
 	// grain is "year" for a column of calendar years
 	grain string
+	// rangeLow and rangeHigh name the columns holding a measure's normal
+	// limits
+	rangeLow, rangeHigh string
 	// expr is set for a computed column (a full name); parts are the
 	// columns it is made of
 	expr  fragment
@@ -177,6 +180,7 @@ func newDrafter(s *Schema) *drafter {
 		}
 		e.timeColumn = ownTimeColumn(e)
 		e.validFrom, e.validTo = validity(e)
+		ranges(e)
 	}
 	for _, e := range d.ents {
 		if e.timeColumn == "" {

@@ -178,6 +178,9 @@ func columnYAML(c *column) string {
 	if c.grain != "" {
 		parts = append(parts, "grain: "+c.grain)
 	}
+	if c.rangeLow != "" || c.rangeHigh != "" {
+		parts = append(parts, fmt.Sprintf("range: {low: %s, high: %s}", scalar(c.rangeLow), scalar(c.rangeHigh)))
+	}
 	if c.unit != "" {
 		parts = append(parts, "unit: "+scalar(c.unit))
 	}

@@ -76,18 +76,10 @@ type reader interface {
 	read(ctx context.Context) ([]*Table, map[string]int64, error)
 }
 
-// quote quotes an identifier for a dialect.
-func quote(d model.Dialect, id string) string {
-	if d == model.MySQL {
-		return "`" + strings.ReplaceAll(id, "`", "``") + "`"
-	}
-	return `"` + strings.ReplaceAll(id, `"`, `""`) + `"`
-}
-
 // measure counts a table's rows (bounded) and measures its text and integer
 // columns over at most SampleRows rows.
 func measure(ctx context.Context, db *sql.DB, d model.Dialect, t *Table, estimate int64) error {
-	tbl := quote(d, t.Name)
+	tbl := d.QuoteIdent(t.Name)
 	q := fmt.Sprintf("SELECT COUNT(*) FROM (SELECT 1 AS one FROM %s LIMIT %d) s", tbl, CountLimit+1)
 	if err := db.QueryRowContext(ctx, q).Scan(&t.Rows); err != nil {
 		return fmt.Errorf("count rows: %w", err)
@@ -142,8 +134,8 @@ func measure(ctx context.Context, db *sql.DB, d model.Dialect, t *Table, estimat
 // latest reads the largest value of a date column among the first
 // SampleRows rows.
 func latest(ctx context.Context, db *sql.DB, d model.Dialect, t *Table, c *Column) error {
-	col := quote(d, c.Name)
-	q := fmt.Sprintf("SELECT MAX(%s) FROM (SELECT %s FROM %s LIMIT %d) s", col, col, quote(d, t.Name), SampleRows)
+	col := d.QuoteIdent(c.Name)
+	q := fmt.Sprintf("SELECT MAX(%s) FROM (SELECT %s FROM %s LIMIT %d) s", col, col, d.QuoteIdent(t.Name), SampleRows)
 	var v sql.NullString
 	if err := db.QueryRowContext(ctx, q).Scan(&v); err != nil {
 		return fmt.Errorf("latest %s: %w", c.Name, err)
@@ -158,9 +150,9 @@ func latest(ctx context.Context, db *sql.DB, d model.Dialect, t *Table, c *Colum
 // distribution reads a numeric column's quantiles and mean from at most
 // QuantileRows non-null values of the first SampleRows rows.
 func distribution(ctx context.Context, db *sql.DB, d model.Dialect, t *Table, c *Column) error {
-	col := quote(d, c.Name)
+	col := d.QuoteIdent(c.Name)
 	q := fmt.Sprintf("SELECT %s FROM (SELECT %s FROM %s LIMIT %d) s WHERE %s IS NOT NULL LIMIT %d",
-		col, col, quote(d, t.Name), SampleRows, col, QuantileRows)
+		col, col, d.QuoteIdent(t.Name), SampleRows, col, QuantileRows)
 	rows, err := db.QueryContext(ctx, q)
 	if err != nil {
 		return fmt.Errorf("distribution of %s: %w", c.Name, err)
@@ -211,7 +203,7 @@ func columnStats(ctx context.Context, db *sql.DB, d model.Dialect, t *Table, col
 	var sel, inner []string
 	dst := []any{new(sql.NullInt64)}
 	for _, c := range cols {
-		q := quote(d, c.Name)
+		q := d.QuoteIdent(c.Name)
 		inner = append(inner, q)
 		sel = append(sel, "COUNT(DISTINCT "+q+")")
 		dst = append(dst, new(sql.NullInt64))
@@ -225,7 +217,7 @@ func columnStats(ctx context.Context, db *sql.DB, d model.Dialect, t *Table, col
 		}
 	}
 	q := fmt.Sprintf("SELECT COUNT(*), %s FROM (SELECT %s FROM %s LIMIT %d) s",
-		strings.Join(sel, ", "), strings.Join(inner, ", "), quote(d, t.Name), SampleRows)
+		strings.Join(sel, ", "), strings.Join(inner, ", "), d.QuoteIdent(t.Name), SampleRows)
 	if err := db.QueryRowContext(ctx, q).Scan(dst...); err != nil {
 		return fmt.Errorf("measure columns: %w", err)
 	}
@@ -248,13 +240,13 @@ func columnStats(ctx context.Context, db *sql.DB, d model.Dialect, t *Table, col
 // samples reads up to SampleValues distinct values of a column, smallest
 // first, from at most SampleScan non-null rows.
 func samples(ctx context.Context, db *sql.DB, d model.Dialect, t *Table, c *Column) error {
-	col := quote(d, c.Name)
+	col := d.QuoteIdent(c.Name)
 	cond := col + " IS NOT NULL"
 	if c.Kind == KindText {
 		cond += " AND " + col + " <> ''"
 	}
 	q := fmt.Sprintf("SELECT DISTINCT %s FROM (SELECT %s FROM %s WHERE %s LIMIT %d) s ORDER BY %s LIMIT %d",
-		col, col, quote(d, t.Name), cond, SampleScan, col, SampleValues)
+		col, col, d.QuoteIdent(t.Name), cond, SampleScan, col, SampleValues)
 	rows, err := db.QueryContext(ctx, q)
 	if err != nil {
 		return fmt.Errorf("sample %s: %w", c.Name, err)

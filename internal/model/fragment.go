@@ -23,6 +23,16 @@ const (
 // Dialects lists the supported dialects in a fixed order.
 func Dialects() []Dialect { return []Dialect{SQLite, Postgres, MySQL} }
 
+// QuoteIdent quotes a table or column name for the dialect, doubling the
+// quote character inside it: "odd""name" (backticks, doubled the same
+// way, on MySQL).
+func (d Dialect) QuoteIdent(name string) string {
+	if d == MySQL {
+		return "`" + strings.ReplaceAll(name, "`", "``") + "`"
+	}
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
 // Fragment is a SQL fragment written by the model's author, with optional
 // per-dialect overrides. In YAML it is a string or a mapping with keys sql
 // (the default), sqlite, postgres and mysql.

@@ -132,6 +132,10 @@ type Column struct {
 	Grain string `yaml:"grain,omitempty"`
 	// References is "entity.column" for a foreign key: a join path.
 	References string `yaml:"references,omitempty"`
+	// Range names the columns of the same entity that hold this measure's
+	// reference range (a lab value's normal limits): answers flag values
+	// outside it.
+	Range *Range `yaml:"range,omitempty"`
 	// SameAs names a column ("entity.column") this one repeats: a second
 	// source of one meaning (a table split off another, a denormalized
 	// copy). A question about it asks which source is meant.
@@ -155,6 +159,13 @@ type Column struct {
 	ConfidenceWeight float64 `yaml:"confidence_weight,omitempty"`
 
 	entity *Entity
+}
+
+// Range is a measure's reference range: the columns holding its lower and
+// upper limits, either may be empty.
+type Range struct {
+	Low  string `yaml:"low,omitempty"`
+	High string `yaml:"high,omitempty"`
 }
 
 // Values are the allowed values of a column.

@@ -170,6 +170,19 @@ func (v *validator) column(p string, e *Entity, c *Column, seen map[string]bool)
 			v.add(p+".references", "unknown column %q in %s", c.References[i+1:], to.Name)
 		}
 	}
+	if r := c.Range; r != nil {
+		if c.Role != RoleMeasure {
+			v.add(p+".range", "only a measure has a reference range")
+		}
+		if r.Low == "" && r.High == "" {
+			v.add(p+".range", "a range names its low or high column")
+		}
+		for field, name := range map[string]string{"low": r.Low, "high": r.High} {
+			if name != "" && e.columns[name] == nil {
+				v.add(p+".range."+field, "%q is not a column of %s", name, e.Name)
+			}
+		}
+	}
 	switch c.Aggregate {
 	case "", "sum", "avg", "min", "max":
 	default:

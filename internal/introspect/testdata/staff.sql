@@ -67,3 +67,26 @@ INSERT INTO pay (staff_id, salary, from_date, to_date) VALUES
   (4, 91000, '2019-09-01', '9999-01-01'),
   (5, 52000, '2020-02-03', '9999-01-01'),
   (6, 99000, '2017-05-22', '2021-06-30');
+
+-- Occupational health screenings: each result beside its normal limits
+-- (drafted as the result's reference range).
+CREATE TABLE screenings (
+  screening_id INTEGER PRIMARY KEY,
+  staff_id INTEGER NOT NULL,
+  screened_on DATE NOT NULL,
+  test_name VARCHAR(50) NOT NULL,
+  result REAL NOT NULL,
+  reference_low REAL,
+  reference_high REAL,
+  FOREIGN KEY (staff_id) REFERENCES staff (staff_id)
+);
+
+-- Workplace noise checks: a level with its own limits.
+CREATE TABLE noise_checks (
+  check_id INTEGER PRIMARY KEY,
+  unit_id INTEGER NOT NULL,
+  noise_level REAL NOT NULL,
+  noise_level_min REAL NOT NULL,
+  noise_level_max REAL NOT NULL,
+  FOREIGN KEY (unit_id) REFERENCES units (unit_id)
+);
