@@ -107,7 +107,7 @@ func fragmentStatement(m *model.Model, e *model.Entity, text string, d model.Dia
 		}
 	}
 	frag := b.String()
-	q := func(s string) string { return quoteIdent(d, s) }
+	q := func(s string) string { return d.QuoteIdent(s) }
 	from := " FROM " + q(e.TableName())
 	joined := map[*model.Entity]bool{e: true}
 	for _, other := range m.Entities {

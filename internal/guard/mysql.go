@@ -38,6 +38,7 @@ func (c *mysqlChecker) parse(sql string) (vt.Statement, error) {
 }
 
 type mysqlRun struct {
+	grow  growth
 	g     *Guard
 	c     *mysqlChecker
 	scope *Scope
@@ -567,6 +568,15 @@ func (r *mysqlRun) expr(e vt.Expr, f *frame, ctes *cteScope) error {
 		if err := checkFunction(model.MySQL, x.Name.Lowered()); err != nil {
 			return err
 		}
+		consts := make([]*constant, len(x.Exprs))
+		for i, a := range x.Exprs {
+			consts[i] = oneConstant(r.constants(a, nil))
+		}
+		restore, err := r.grow.enter(x.Name.Lowered(), consts)
+		if err != nil {
+			return err
+		}
+		defer restore()
 		return r.exprs(x.Exprs, f, ctes)
 	case *vt.CurTimeFuncExpr:
 		switch x.Name.Lowered() {

@@ -25,6 +25,7 @@ type pgChecker struct {
 }
 
 type pgRun struct {
+	grow  growth
 	g     *Guard
 	c     *pgChecker
 	scope *Scope
@@ -701,6 +702,15 @@ func (r *pgRun) funcCall(fc *pg.FuncCall, f *frame, ctes *cteScope) error {
 	if fc.FuncVariadic {
 		return reject("VARIADIC calls are not allowed")
 	}
+	consts := make([]*constant, len(fc.Args))
+	for i, a := range fc.Args {
+		consts[i] = oneConstant(r.constants(a, nil))
+	}
+	restore, err := r.grow.enter(names[len(names)-1], consts)
+	if err != nil {
+		return err
+	}
+	defer restore()
 	if err := r.nodes(fc.Args, f, ctes); err != nil {
 		return err
 	}

@@ -54,14 +54,6 @@ func (p *scopePath) keyColumn() string {
 	return ""
 }
 
-// quoteIdent quotes an identifier for a dialect.
-func quoteIdent(d model.Dialect, name string) string {
-	if d == model.MySQL {
-		return "`" + strings.ReplaceAll(name, "`", "``") + "`"
-	}
-	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
-}
-
 // quoteString renders a string literal for a dialect. The dialect's parser
 // reads the template back and the guard compares the literal it parsed with
 // the value, so a mistake here is refused rather than executed.
@@ -86,7 +78,7 @@ func (p *scopePath) filter(d model.Dialect, v string) string {
 }
 
 func filterSteps(d model.Dialect, se *model.Entity, steps []model.Edge, lit string) string {
-	q := func(s string) string { return quoteIdent(d, s) }
+	q := func(s string) string { return d.QuoteIdent(s) }
 	if len(steps) == 0 {
 		return q(se.Key) + " = " + lit
 	}
@@ -107,9 +99,9 @@ func projectionSQL(d model.Dialect, e *model.Entity, p *scopePath, v string) str
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(quoteIdent(d, c.Name))
+		b.WriteString(d.QuoteIdent(c.Name))
 	}
-	b.WriteString(" FROM " + quoteIdent(d, e.TableName()))
+	b.WriteString(" FROM " + d.QuoteIdent(e.TableName()))
 	if p != nil {
 		b.WriteString(" WHERE " + p.filter(d, v))
 	}

@@ -42,6 +42,7 @@ func newSQLiteChecker(g *Guard) (*sqliteChecker, error) {
 
 // sqliteRun is the state of one check.
 type sqliteRun struct {
+	grow  growth
 	g     *Guard
 	c     *sqliteChecker
 	scope *Scope
@@ -734,6 +735,15 @@ func (r *sqliteRun) call(x *rq.Call, f *frame, ctes *cteScope) error {
 	if err := checkFunction(model.SQLite, x.Name.Name); err != nil {
 		return err
 	}
+	consts := make([]*constant, len(x.Args))
+	for i, a := range x.Args {
+		consts[i] = oneConstant(r.constants(a, nil))
+	}
+	restore, err := r.grow.enter(x.Name.Name, consts)
+	if err != nil {
+		return err
+	}
+	defer restore()
 	if err := r.exprs(x.Args, f, ctes); err != nil {
 		return err
 	}

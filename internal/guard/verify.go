@@ -47,10 +47,10 @@ func newVerifier(m *model.Model) (*verifier, error) {
 	for _, e := range m.Entities {
 		cols := make([]string, len(e.Columns))
 		for i, c := range e.Columns {
-			cols[i] = quoteIdent(model.SQLite, c.Name)
+			cols[i] = model.SQLite.QuoteIdent(c.Name)
 		}
 		for _, name := range []string{e.TableName(), sentinel(e.TableName())} {
-			v.schema = append(v.schema, "CREATE TABLE "+quoteIdent(model.SQLite, name)+" ("+strings.Join(cols, ", ")+")")
+			v.schema = append(v.schema, "CREATE TABLE "+model.SQLite.QuoteIdent(name)+" ("+strings.Join(cols, ", ")+")")
 			v.tables[strings.ToLower(name)] = true
 		}
 		if scoped[e] != nil {
