@@ -42,6 +42,30 @@ func TestInterpret(t *testing.T) {
 	}
 }
 
+// TestInterpretByWords: typed words whose every content word is in one
+// option's label choose it ("infected ones" is "Infected wounds"); words
+// that fit several options or none, or only a description, stay free text
+// for the slot to read.
+func TestInterpretByWords(t *testing.T) {
+	s := slotWith("Full thickness (Stage 3/4)", "Infected wounds", "Open more than 60 days", "Large (area > 25 cm²)")
+	s.Options[2].Description = "not healed, by the date recorded"
+	for reply, want := range map[string]understand.Resolution{
+		"infected ones":           {OptionID: "ob"},
+		"only the large ones":     {OptionID: "od"},
+		"the full thickness ones": {OptionID: "oa"},
+		"wounds":                  {OptionID: "ob"},
+		"the deep ones":           {FreeText: "the deep ones"},
+		"infected and large":      {FreeText: "infected and large"},
+		"healed":                  {FreeText: "healed"}, // only in a description
+		"more than 60":            {OptionID: "oc"},
+		"more than 90":            {FreeText: "more than 90"}, // a number of its own
+	} {
+		if got := Interpret(reply, s); got != want {
+			t.Errorf("Interpret(%q) = %+v, want %+v", reply, got, want)
+		}
+	}
+}
+
 func TestLooksLikeQuestion(t *testing.T) {
 	for reply, want := range map[string]bool{
 		"how many clinics are there?": true, "show me infected wounds": true, "area > 15": false,

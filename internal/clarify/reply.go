@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/understand"
+	"github.com/clarify-sql/clarify/internal/understand/text"
 )
 
 var yesWords = map[string]bool{"yes": true, "y": true, "yeah": true, "yep": true, "yup": true, "sure": true, "ok": true,
@@ -50,7 +51,53 @@ func Interpret(reply string, s *understand.Slot) understand.Resolution {
 	if n == 1 {
 		return understand.Resolution{OptionID: hit.ID}
 	}
+	if o := optionByWords(low, s.Options); o != nil {
+		return understand.Resolution{OptionID: o.ID}
+	}
 	return understand.Resolution{FreeText: t}
+}
+
+// fillerWords say nothing about which option is meant: "the infected
+// ones", "only those that are infected", "I mean large".
+var fillerWords = map[string]bool{"the": true, "a": true, "an": true, "one": true, "ones": true, "only": true, "just": true,
+	"those": true, "these": true, "them": true, "that": true, "which": true, "are": true, "is": true, "i": true, "mean": true,
+	"please": true, "with": true, "of": true, "by": true, "use": true, "want": true, "show": true, "me": true, "option": true}
+
+// optionByWords picks the one option whose label holds every content
+// word, number and operator of the reply, compared by stem ("infected ones" is the option
+// "Infected wounds"); nil when none or several do. Descriptions are not
+// read: they say how an option is computed ("quantity × price"), and a
+// reply naming a part of that means something else.
+func optionByWords(reply string, opts []*understand.Option) *understand.Option {
+	var words []string
+	for _, tok := range text.Tokenize(text.Normalize(reply)) {
+		// numbers and operators count too: "above 30%" is a condition of
+		// its own, not the option "above the average"
+		if tok.Kind != text.Word || !fillerWords[tok.Text] {
+			words = append(words, tok.Stem)
+		}
+	}
+	if len(words) == 0 {
+		return nil
+	}
+	var hit *understand.Option
+	for _, o := range opts {
+		have := map[string]bool{}
+		for _, tok := range text.Tokenize(text.Normalize(o.Label)) {
+			have[tok.Stem] = true
+		}
+		all := true
+		for _, w := range words {
+			all = all && have[w]
+		}
+		if all {
+			if hit != nil {
+				return nil
+			}
+			hit = o
+		}
+	}
+	return hit
 }
 
 // LooksLikeQuestion reports whether a reply reads as a new question rather

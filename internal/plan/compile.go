@@ -57,6 +57,23 @@ func newTies(limit, col int, label string, e *model.Entity) *Ties {
 type Column struct {
 	Name string `json:"name"`
 	Type string `json:"type"`
+	// Label is the column's heading for people ("Assessed area").
+	Label string `json:"label,omitempty"`
+	// Kind says what the values mean, for formatting: id, name, category,
+	// date, timestamp, period, year, measure, count, bool or text.
+	Kind string `json:"kind,omitempty"`
+	// Grain is a period's length: day, week, month, quarter or year.
+	Grain string `json:"grain,omitempty"`
+	// Unit of the values ("USD", "cm²", "days"), from the model.
+	Unit string `json:"unit,omitempty"`
+	// RangeLow and RangeHigh name the columns of the same rows that hold
+	// this column's reference range (a lab value's normal limits).
+	RangeLow  string `json:"range_low,omitempty"`
+	RangeHigh string `json:"range_high,omitempty"`
+	// Display names the column of the same rows that holds the name of
+	// the row this foreign key points at: people see the name, the id
+	// stays for matching and download.
+	Display string `json:"display,omitempty"`
 }
 
 // Chart is how an answer is best drawn.
@@ -65,6 +82,9 @@ type Chart struct {
 	X      string `json:"x,omitempty"`
 	Y      string `json:"y,omitempty"`
 	Series string `json:"series,omitempty"`
+	// Partial lists the x values whose period the answer covers only in
+	// part (a month cut by the window, the month still running).
+	Partial []string `json:"partial,omitempty"`
 }
 
 // Options tune compilation.
@@ -89,10 +109,13 @@ type compiler struct {
 	// joined entities (many-to-one from base), in join order
 	joins  []model.Edge
 	joined map[*model.Entity]bool
-	where  []string
-	cols   []Column
-	sel    []string
-	names  map[string]int
+	// named are parents joined only to show their names beside a foreign
+	// key: LEFT JOINs, so rows without a parent stay
+	named map[*model.Entity]bool
+	where []string
+	cols  []Column
+	sel   []string
+	names map[string]int
 	// colOf is the index of each model column shown
 	colOf map[*model.Column]int
 	// orderErr is an order the statement could not follow
@@ -156,7 +179,11 @@ func (c *compiler) from() string {
 	var b strings.Builder
 	b.WriteString(" FROM " + c.w.table(c.base))
 	for _, ed := range c.joins {
-		fmt.Fprintf(&b, " JOIN %s ON %s.%s = %s.%s", c.w.table(ed.To), c.w.table(ed.To), c.w.quote(ed.ToCol), c.w.table(ed.From), c.w.quote(ed.FromCol))
+		kind := "JOIN"
+		if c.named[ed.To] {
+			kind = "LEFT JOIN"
+		}
+		fmt.Fprintf(&b, " %s %s ON %s.%s = %s.%s", kind, c.w.table(ed.To), c.w.table(ed.To), c.w.quote(ed.ToCol), c.w.table(ed.From), c.w.quote(ed.FromCol))
 	}
 	return b.String()
 }
@@ -167,6 +194,9 @@ func (c *compiler) whereSQL() string {
 		// the base and every table joined hold today
 		where = append(append([]string{}, where...), c.currentConds(c.base)...)
 		for _, ed := range c.joins {
+			if c.named[ed.To] {
+				continue
+			}
 			where = append(where, c.currentConds(ed.To)...)
 		}
 	}
@@ -564,8 +594,9 @@ func (c *compiler) scope() error {
 	return nil
 }
 
-// add appends a select expression with a unique output name.
-func (c *compiler) add(expr, name, typ string) string {
+// addMeta appends a select expression with a unique output name,
+// described by meta.
+func (c *compiler) addMeta(expr, name string, meta Column) string {
 	name = strings.ToLower(name)
 	if n := c.names[name]; n > 0 {
 		c.names[name] = n + 1
@@ -574,7 +605,8 @@ func (c *compiler) add(expr, name, typ string) string {
 		c.names[name] = 1
 	}
 	c.sel = append(c.sel, expr+" AS "+c.w.quote(name))
-	c.cols = append(c.cols, Column{Name: name, Type: typ})
+	meta.Name = name
+	c.cols = append(c.cols, meta)
 	return name
 }
 
@@ -605,7 +637,7 @@ func (c *compiler) addColumn(col *model.Column) string {
 			c.colOf[col] = len(c.cols)
 		}
 	}
-	return c.add(c.w.col(col), name, colType(col))
+	return c.addMeta(c.w.col(col), name, columnMeta(col))
 }
 
 // topLimit is the LIMIT of a top-N statement: the N rows and the rows
@@ -660,6 +692,7 @@ func (c *compiler) listColumns() []*model.Column {
 }
 
 func (c *compiler) finish(sql string, countable bool) *Plan {
+	c.ranges()
 	p := &Plan{Columns: c.cols}
 	p.SQL, p.Args = c.w.bind(sql)
 	return p
@@ -684,6 +717,9 @@ func (c *compiler) list() (*Plan, error) {
 		if c.joined[col.Entity()] {
 			c.addColumn(col)
 		}
+	}
+	for _, col := range cols {
+		c.nameReference(col)
 	}
 	// the top rows by a column ("the 3 most expensive products") show it,
 	// and may stop inside a tie
@@ -892,7 +928,7 @@ func (c *compiler) aggregate() (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.add(expr, aggName(*c.q.Agg), aggType(*c.q.Agg))
+	c.addMeta(expr, aggName(*c.q.Agg), aggMeta(*c.q.Agg))
 	sql := "SELECT " + strings.Join(c.sel, ", ") + c.from() + c.whereSQL()
 	return c.finish(sql, false), nil
 }
@@ -907,7 +943,7 @@ func (c *compiler) groupExprs() ([]string, error) {
 				return nil, fmt.Errorf("%w: cannot group %s by %s", ErrUnsupported, c.base.PluralLabel(), g.Column.Title())
 			}
 			e := c.w.bucket(g.Column, g.Bucket)
-			c.add(e, g.Bucket, "text")
+			c.addMeta(e, g.Bucket, bucketMeta(g.Bucket))
 			groups = append(groups, e)
 		case g.Entity != nil:
 			if !c.joinAny(g.Entity) {
@@ -919,9 +955,9 @@ func (c *compiler) groupExprs() ([]string, error) {
 				k = d // no key: rows with one display are one group
 			}
 			if d != k {
-				c.add(c.w.col(k), strings.ReplaceAll(g.Entity.Singular(), " ", "_")+"_"+k.Name, colType(k))
+				c.addMeta(c.w.col(k), strings.ReplaceAll(g.Entity.Singular(), " ", "_")+"_"+k.Name, columnMeta(k))
 			}
-			c.add(c.w.col(d), d.Name, colType(d))
+			c.addMeta(c.w.col(d), d.Name, columnMeta(d))
 			groups = append(groups, c.w.col(k))
 			if d != k {
 				groups = append(groups, c.w.col(d))
@@ -970,7 +1006,7 @@ func (c *compiler) grouped() (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	name := c.add(expr, aggName(*c.q.Agg), aggType(*c.q.Agg))
+	name := c.addMeta(expr, aggName(*c.q.Agg), aggMeta(*c.q.Agg))
 	order := " ORDER BY " + c.w.quote(name) + dir(!c.q.SortAsc) + ", " + strings.Join(groups, ", ")
 	if c.q.Group[0].Bucket != "" {
 		order = " ORDER BY " + strings.Join(groups, ", ")
@@ -1030,7 +1066,7 @@ func (c *compiler) rank() (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	name := c.add(expr, aggName(r.Metric), aggType(r.Metric))
+	name := c.addMeta(expr, aggName(r.Metric), aggMeta(r.Metric))
 	sql := "SELECT " + strings.Join(c.sel, ", ") + c.from() + c.whereSQL() + " GROUP BY " + strings.Join(groups, ", ") +
 		" ORDER BY " + c.w.quote(name) + dir(r.Desc) + ", " + c.w.col(k) + " ASC LIMIT " + c.w.param(c.topLimit(r.Limit))
 	p := c.finish(sql, false)
@@ -1057,6 +1093,13 @@ func CompileCount(m *model.Model, q *query.Query, d model.Dialect, opt Options) 
 	c := &compiler{m: m, q: q, w: &writer{d: d}, opt: opt, base: q.Base, joined: map[*model.Entity]bool{q.Base: true}, names: map[string]int{}}
 	if err := c.restrict(); err != nil {
 		return "", nil, err
+	}
+	if q.Agg != nil && q.Agg.Measure != nil {
+		// the rows a measure is computed from: its own filter too
+		// (healing time only over healed wounds)
+		if _, err := c.aggExpr(*q.Agg); err != nil {
+			return "", nil, err
+		}
 	}
 	sql, args := c.w.bind("SELECT COUNT(*)" + c.from() + c.whereSQL())
 	if c.w.err != nil {

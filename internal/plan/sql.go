@@ -19,12 +19,7 @@ type writer struct {
 }
 
 // quote quotes an identifier for the dialect.
-func (w *writer) quote(name string) string {
-	if w.d == model.MySQL {
-		return "`" + strings.ReplaceAll(name, "`", "``") + "`"
-	}
-	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
-}
+func (w *writer) quote(name string) string { return w.d.QuoteIdent(name) }
 
 // col renders table.column, qualified by the entity's table name; a
 // computed column renders as its expression, in parentheses.

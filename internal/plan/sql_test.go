@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/query"
 )
 
 // TestBindNumbersInTextOrder binds values in one order and places them in
@@ -41,5 +42,13 @@ func TestBindMalformedMarker(t *testing.T) {
 		if !errors.Is(w.err, ErrUnsupported) {
 			t.Errorf("bind(%q): err %v, want ErrUnsupported", text, w.err)
 		}
+	}
+}
+
+// TestLabelsCapitalizeRunes: a heading made from a label whose first
+// letter takes two bytes stays valid text ("число" → "Число").
+func TestLabelsCapitalizeRunes(t *testing.T) {
+	if got := aggMeta(query.Agg{Func: "count", Label: "число пациентов"}).Label; got != "Число пациентов" {
+		t.Errorf("label %q, want Число пациентов", got)
 	}
 }

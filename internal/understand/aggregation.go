@@ -300,6 +300,40 @@ func (b *builder) aggregationSlot(ask bool) {
 	}
 	if o := b.settle(sl, b.parseAggAnswer(e)); o != nil {
 		q.Agg = o.metric
+		b.metricWords(o.metric)
+	}
+}
+
+// metricWords marks the values read from words that name the chosen
+// metric as used: in "wound healing trend" with "healing time" chosen,
+// "healing" named the measure, not the status Healing.
+func (b *builder) metricWords(a *query.Agg) {
+	var names []string
+	switch {
+	case a == nil:
+		return
+	case a.Measure != nil:
+		names = append([]string{measureLabel(a.Measure)}, a.Measure.Synonyms...)
+	case a.Column != nil && a.Func != "count":
+		names = append([]string{a.Column.Title()}, a.Column.Synonyms...)
+	}
+	stems := map[string]bool{}
+	for _, n := range names {
+		for _, w := range strings.Fields(text.StemPhrase(n)) {
+			stems[w] = true
+		}
+	}
+	for _, m := range b.ms {
+		if m.kind != kValue || m.used {
+			continue
+		}
+		named := true
+		for i := m.start; i < m.end && named; i++ {
+			named = stems[b.l.stems[i]]
+		}
+		if named {
+			m.used = true
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"time"
@@ -22,6 +23,7 @@ const MaxQuestionLen = 2000
 // ErrEmpty and ErrTooLong report questions that cannot be understood at all.
 var (
 	ErrEmpty   = errors.New("the question is empty")
+	ErrNoWords = errors.New("the message has no words to read (only symbols or emoji): ask about the data in words, such as \"how many … are there\" or \"show … by month\"")
 	ErrTooLong = fmt.Errorf("the question is longer than %d characters", MaxQuestionLen)
 )
 
@@ -31,6 +33,7 @@ type Analyzer struct {
 	model *model.Model
 	lex   *lexicon
 	cat   Catalog
+	log   *slog.Logger
 
 	mu      sync.Mutex
 	vx      *storedValues
@@ -42,6 +45,19 @@ type Analyzer struct {
 // New builds an analyzer for a model. cat may be nil (static values only).
 func New(m *model.Model, cat Catalog) *Analyzer {
 	return &Analyzer{model: m, lex: newLexicon(m), cat: cat}
+}
+
+// SetLog sets where the errors behind warnings are logged (default
+// slog.Default()); a warning a user reads carries no database error text.
+// Call it before the analyzer is used.
+func (a *Analyzer) SetLog(l *slog.Logger) { a.log = l }
+
+// logger returns the analyzer's logger.
+func (a *Analyzer) logger() *slog.Logger {
+	if a.log == nil {
+		return slog.Default()
+	}
+	return a.log
 }
 
 // Model returns the analyzer's model.
@@ -150,6 +166,9 @@ func (a *Analyzer) Analyze(ctx context.Context, question string, s Settings) (*I
 	q = applyRewrites(q, s.Resolved)
 	toks := text.Tokenize(q)
 	if len(toks) == 0 {
+		if strings.TrimSpace(question) != "" {
+			return nil, ErrNoWords
+		}
 		return nil, ErrEmpty
 	}
 	vx := a.index(ctx)
@@ -169,7 +188,8 @@ func (a *Analyzer) Analyze(ctx context.Context, question string, s Settings) (*I
 		b.in.Lang = "ru"
 	}
 	for c, err := range vx.failed {
-		b.in.Warnings = append(b.in.Warnings, fmt.Sprintf("values of %s.%s are unavailable: %v", c.Entity().Name, c.Name, err))
+		a.logger().WarnContext(ctx, "stored values unavailable", "entity", c.Entity().Name, "column", c.Name, "err", err)
+		b.in.Warnings = append(b.in.Warnings, fmt.Sprintf("the %s values of %s could not be read from the database", c.Title(), c.Entity().PluralLabel()))
 	}
 	b.build(ctx)
 	return b.in, nil

@@ -153,6 +153,7 @@ func (b *builder) addFilter(f query.Filter, m *mention) {
 // finish fills the interpretation's summary fields.
 func (b *builder) finish() {
 	b.spelling()
+	b.secondQuestion()
 	b.in.Query = b.q
 	b.in.Intent = b.q.Intent
 	for _, m := range b.ms {

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/clarify-sql/clarify/internal/demo/demotest"
-	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/understand"
 )
 
@@ -16,7 +15,7 @@ import (
 // highest salary" where salaries is a table) is what the question
 // computes; an average of text is asked about.
 func TestNumbersNamedIndirectly(t *testing.T) {
-	m, err := model.Parse("staff.yaml", []byte(`source: staff
+	m := testModel(t, "staff.yaml", `source: staff
 entities:
   - name: employees
     key: id
@@ -39,10 +38,7 @@ entities:
       - {name: id, role: id}
       - {name: sender_id, role: id, references: employees.id}
       - {name: weight, role: measure, type: real}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	an := understand.New(m, nil)
 	for q, want := range map[string][]string{
 		"the highest salary ever paid":              {"aggregate: max(salaries.salary)"},
@@ -52,11 +48,7 @@ entities:
 		"employees who sent parcels lighter than 2": {"parcels: weight < 2"},
 		"average city of employees":                 {"slot aggregate:average city [column_ambiguity/important] ASK"},
 	} {
-		in, err := an.Analyze(context.Background(), q, understand.Settings{Now: demotest.AsOf})
-		if err != nil {
-			t.Fatalf("%q: %v", q, err)
-		}
-		d := understand.Describe(in)
+		d := describe(t, an, q, nil)
 		for _, w := range want {
 			if !strings.Contains(d, w) {
 				t.Errorf("%q: want %q in\n%s", q, w, d)
@@ -69,7 +61,7 @@ entities:
 // winner_age and loser_age) is settled by another word of the question
 // that only one of them has ("the losers").
 func TestColumnsToldApartByOtherWords(t *testing.T) {
-	m, err := model.Parse("tennis.yaml", []byte(`source: tennis
+	m := testModel(t, "tennis.yaml", `source: tennis
 entities:
   - name: matches
     key: id
@@ -77,21 +69,14 @@ entities:
       - {name: id, role: id}
       - {name: winner_age, role: measure, type: real, synonyms: [winner age, age]}
       - {name: loser_age, role: measure, type: real, synonyms: [loser age, age]}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	an := understand.New(m, nil)
 	for q, want := range map[string]string{
 		"what is the average age of the losers": "aggregate: avg(matches.loser_age)",
 		"average age of winners":                "aggregate: avg(matches.winner_age)",
 		"average age":                           "column_ambiguity",
 	} {
-		in, err := an.Analyze(context.Background(), q, understand.Settings{Now: demotest.AsOf})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := understand.Describe(in); !strings.Contains(d, want) {
+		if d := describe(t, an, q, nil); !strings.Contains(d, want) {
 			t.Errorf("%q: want %q in\n%s", q, want, d)
 		}
 	}
@@ -101,7 +86,7 @@ entities:
 // of the table a named value belongs to ("the population of Afghanistan"
 // is a country's, not a city's).
 func TestColumnOfTheNamedValue(t *testing.T) {
-	m, err := model.Parse("world.yaml", []byte(`source: world
+	m := testModel(t, "world.yaml", `source: world
 entities:
   - name: countries
     key: code
@@ -120,10 +105,7 @@ entities:
       - {name: name, role: name, values: {items: [{value: Kabul}, {value: Oranjestad}]}}
       - {name: country_code, role: id, references: countries.code}
       - {name: population, role: measure, type: integer}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	an := understand.New(m, nil)
 	for q, want := range map[string]string{
 		"what is the population of Afghanistan": "column: countries.population",
@@ -135,11 +117,7 @@ entities:
 		"countries in the continent of North America": "filter: countries: continent is North America",
 		"countries in North America":                  "value_ambiguity",
 	} {
-		in, err := an.Analyze(context.Background(), q, understand.Settings{Now: demotest.AsOf})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := understand.Describe(in); !strings.Contains(d, want) {
+		if d := describe(t, an, q, nil); !strings.Contains(d, want) {
 			t.Errorf("%q: want %q in\n%s", q, want, d)
 		}
 	}
@@ -149,7 +127,7 @@ entities:
 // employees" counts the employees of each department, though each
 // department also refers to one employee (its manager).
 func TestCountOfChildrenBesideAReference(t *testing.T) {
-	m, err := model.Parse("hr.yaml", []byte(`source: hr
+	m := testModel(t, "hr.yaml", `source: hr
 entities:
   - name: departments
     key: id
@@ -165,10 +143,7 @@ entities:
       - {name: id, role: id}
       - {name: name, role: name}
       - {name: department_id, role: id, references: departments.id}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	in, err := understand.New(m, nil).Analyze(context.Background(), "departments with more than 5 employees", understand.Settings{Now: demotest.AsOf})
 	if err != nil {
 		t.Fatal(err)
@@ -191,7 +166,7 @@ func TestLowerCaseIsNoProperName(t *testing.T) {
 	for _, c := range []string{"Road Bikes", "Kids Bikes", "Cruisers"} {
 		fmt.Fprintf(&cats, "{value: %s}, ", c)
 	}
-	m, err := model.Parse("shop.yaml", []byte(`source: shop
+	m := testModel(t, "shop.yaml", `source: shop
 entities:
   - name: customers
     key: id
@@ -205,10 +180,7 @@ entities:
     columns:
       - {name: id, role: id}
       - {name: name, role: name, values: {items: [`+strings.TrimSuffix(cats.String(), ", ")+`]}}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	an := understand.New(m, nil)
 	for q, want := range map[string]bool{
 		"Customers with sales in Paris":   false, // "sales" is not Sale
@@ -216,14 +188,51 @@ entities:
 		"Show me road bikes from Trek":    true, // a category, typed in lower case
 		"show me the customers with sale": true, // no capital anywhere: the case says nothing
 	} {
-		in, err := an.Analyze(context.Background(), q, understand.Settings{Now: demotest.AsOf})
-		if err != nil {
-			t.Fatal(err)
-		}
-		d := understand.Describe(in)
+		d := describe(t, an, q, nil)
 		got := strings.Contains(d, "is Sale") || strings.Contains(d, "is Road Bikes") || strings.Contains(d, "value:sale")
 		if got != want {
 			t.Errorf("%q: value read = %v, want %v\n%s", q, got, want, d)
+		}
+	}
+}
+
+// TestWordsNamingTheChosenMetric: a word that is both a stored value and
+// a word of the measure the user chose to follow ("shipping" in "order
+// shipping trend", shipping time chosen) names the measure; it does not
+// also filter the rows by the value Shipping.
+func TestWordsNamingTheChosenMetric(t *testing.T) {
+	m := testModel(t, "orders.yaml", `source: orders
+entities:
+  - name: orders
+    key: id
+    time_column: ordered_on
+    columns:
+      - {name: id, role: id}
+      - {name: ordered_on, role: time, type: date}
+      - {name: shipped_on, role: time, type: date}
+      - name: status
+        role: dimension
+        values:
+          items:
+            - {value: Pending}
+            - {value: Shipping}
+            - {value: Delivered}
+measures:
+  - name: shipping_time
+    label: shipping time
+    entity: orders
+    aggregate: avg
+    expr:
+      sqlite: julianday(orders.shipped_on) - julianday(orders.ordered_on)
+      postgres: (orders.shipped_on - orders.ordered_on)
+      mysql: DATEDIFF(orders.shipped_on, orders.ordered_on)
+`)
+	an := understand.New(m, nil)
+	q := "order shipping trend by month over the last year"
+	for opt, filtered := range map[string]bool{"measure:shipping_time": false, "count": true} {
+		d := describe(t, an, q, map[string]understand.Resolution{"aggregation": {OptionID: opt}})
+		if got := strings.Contains(d, "Shipping"); got != filtered {
+			t.Errorf("%s chosen: filtered by the status Shipping = %v, want %v:\n%s", opt, got, filtered, d)
 		}
 	}
 }

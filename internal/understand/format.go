@@ -51,6 +51,30 @@ func (b *builder) format() {
 		}}
 	if o := b.settle(sl, parseFormatAnswer); o != nil {
 		q.Format = o.format
+		if o.format == "plot" && sl.Method != MethodDefault {
+			b.plotHistory()
+		}
+	}
+}
+
+// plotHistory: a plot the user asked for is a series, so a latest-only
+// default gives way to every result (a chart of one point answers
+// nothing). A latest the user said or chose stays.
+func (b *builder) plotHistory() {
+	if b.q.Latest == nil || b.explicitLatest {
+		return
+	}
+	for _, sl := range b.in.Slots {
+		if sl.Key != "history" || sl.Method != MethodDefault && sl.Method != MethodPreference {
+			continue
+		}
+		for i, o := range sl.Options {
+			if o.history == "history" {
+				sl.Chosen, sl.Method, sl.Confidence, sl.Ask = i, MethodExact, 1, false
+				sl.Why = "you asked for a plot, which shows every result"
+				b.q.Latest = nil
+			}
+		}
 	}
 }
 

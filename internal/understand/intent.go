@@ -110,6 +110,7 @@ var intentRefinements = []struct {
 	{"group by", (*builder).refineGroupBy},
 	{"first", (*builder).refineFirst},
 	{"latest", (*builder).refineLatest},
+	{"current value", (*builder).refineCurrentValue},
 }
 
 // intent settles what kind of answer is wanted: count, aggregate, groups,
@@ -564,6 +565,53 @@ func (b *builder) refineFirst(intentWords) {
 	}
 	q.Order = []query.Order{*b.firstBy}
 	q.Limit = limit
+}
+
+// refineCurrentValue: "the price of AAPL" (one measure named in the
+// singular, of rows that happen over time, for one thing a stored value
+// names) asks for its value now: the newest row, once, with its time —
+// not every trade there ever was. A plural ("prices of AAPL"), a period
+// ("this week"), history words, a condition ("who has a high price",
+// "over 10"), rows named by their own name ("the salary of Kowalski") or
+// a model's latest-or-history policy keep their own reading.
+func (b *builder) refineCurrentValue(intentWords) {
+	q := b.q
+	if q.Intent != query.IntentList || b.historyPolicyApplies() || len(q.Columns) > 0 {
+		return
+	}
+	tc := b.a.model.TimeColumn(q.Base)
+	if tc == nil || tc.Entity() != q.Base {
+		return
+	}
+	var measure *mention
+	thing := false
+	for _, m := range b.ms {
+		switch m.kind {
+		case kTime, kHistory, kTrend, kPlot, kTable, kVague, kTerm, kSuperlative, kCmp, kNumber, kNot:
+			return
+		case kValue:
+			for _, v := range m.vals {
+				if v.col != nil && v.col.Entity() == q.Base && (v.col.Role == model.RoleName || v.col.Name == q.Base.Key) {
+					return
+				}
+			}
+			thing = true
+		case kColumn:
+			c := m.entry().column
+			if c == nil || c.Role != model.RoleMeasure || c.Entity() != q.Base {
+				continue
+			}
+			if measure != nil || !b.singular(m) {
+				return
+			}
+			measure = m
+		}
+	}
+	if measure == nil || !thing || b.subjectM != nil && b.subjectM != measure && !b.singular(b.subjectM) {
+		return // "trades for AAPL" lists trades
+	}
+	q.Intent = query.IntentLatest
+	q.Latest = &query.Latest{Time: tc} // the measure is shown: projection adds it
 }
 
 // refineLatest: "the latest glucose" keeps the newest row, unless the

@@ -73,7 +73,8 @@ func (b *builder) scope(ctx context.Context) {
 	}
 	rows, err := b.scopeRows(ctx, se, cols)
 	if err != nil {
-		b.in.Warnings = append(b.in.Warnings, fmt.Sprintf("could not list %s: %v", se.PluralLabel(), err))
+		b.a.logger().WarnContext(ctx, "scope options unavailable", "entity", se.Name, "err", err)
+		b.in.Warnings = append(b.in.Warnings, fmt.Sprintf("could not list the %s from the database", se.PluralLabel()))
 	}
 	sl := &Slot{Key: "scope", Kind: KindScope, Priority: Critical, NeverAssume: true, Confidence: 0}
 	sl.Text = "which " + se.Singular()

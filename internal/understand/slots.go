@@ -68,6 +68,10 @@ type Interpretation struct {
 	Ignored []string
 	// Warnings report degraded understanding (values unavailable…).
 	Warnings []string
+	// LeftOut is a second question asked in the same breath ("… and what
+	// is the average area of them") that the answer does not compute: the
+	// answer says so instead of dropping it.
+	LeftOut string
 }
 
 // Slot is one decision of an interpretation.
