@@ -43,8 +43,17 @@ func (e engines) Engine(_ context.Context, name string) (*engine.Engine, error) 
 	if en, ok := e[name]; ok {
 		return en, nil
 	}
-	return nil, fmt.Errorf("unknown source %q", name)
+	if name == "down" {
+		return nil, errors.New("connect to down: connection refused")
+	}
+	return nil, unknownSource(name)
 }
+
+// unknownSource is the error of Engines for a name that is not configured.
+type unknownSource string
+
+func (u unknownSource) Error() string       { return fmt.Sprintf("unknown source %q", string(u)) }
+func (u unknownSource) UnknownSource() bool { return true }
 
 func (e engines) Default() string { return "clinic" }
 

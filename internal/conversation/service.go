@@ -21,6 +21,9 @@ import (
 
 // Engines gives the engine of a source (package registry).
 type Engines interface {
+	// Engine returns the engine of a source. For a name that is not
+	// configured its error has a method UnknownSource() bool returning
+	// true; any other error means the source cannot be opened now.
 	Engine(ctx context.Context, source string) (*engine.Engine, error)
 	Default() string
 }
@@ -36,6 +39,12 @@ type Options struct {
 	// PollInterval is how often followers look for events written by
 	// other instances (default 300ms).
 	PollInterval time.Duration
+	// Keep deletes the conversations last updated more than Keep ago,
+	// with their events and query log rows (default 0: keep forever).
+	Keep time.Duration
+	// SweepEvery is how often, with Keep set, old conversations are
+	// deleted; the first sweep runs as the service starts (default 1h).
+	SweepEvery time.Duration
 	// Clock returns the time (default time.Now).
 	Clock func() time.Time
 	// Random supplies conversation ids (default crypto/rand).
@@ -55,7 +64,9 @@ type Service struct {
 	instance string
 	hub      *hub
 	stop     chan struct{}
-	wg       sync.WaitGroup
+	// cancel ends the context of the background work (the sweeps).
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
 }
 
 // New builds a service and starts its janitor (expiring clarifications).
@@ -72,6 +83,9 @@ func New(engines Engines, st store.Store, opt Options) *Service {
 	if opt.PollInterval <= 0 {
 		opt.PollInterval = 300 * time.Millisecond
 	}
+	if opt.SweepEvery <= 0 {
+		opt.SweepEvery = time.Hour
+	}
 	if opt.Clock == nil {
 		opt.Clock = time.Now
 	}
@@ -83,19 +97,55 @@ func New(engines Engines, st store.Store, opt Options) *Service {
 	}
 	s := &Service{engines: engines, st: st, opt: opt, hub: newHub(), stop: make(chan struct{})}
 	s.instance = s.newID("i_")
+	ctx, cancel := context.WithCancel(context.Background())
+	s.cancel = cancel
 	s.wg.Add(1)
 	go s.janitor()
+	if opt.Keep > 0 {
+		s.wg.Add(1)
+		go s.sweeper(ctx)
+	}
 	return s
 }
 
-// Close stops the janitor and waits for it.
+// Close stops the janitor and the sweeper, cancelling a sweep under way,
+// and waits for them.
 func (s *Service) Close() {
 	select {
 	case <-s.stop:
 	default:
 		close(s.stop)
 	}
+	s.cancel()
 	s.wg.Wait()
+}
+
+// sweeper deletes the conversations older than Options.Keep now and every
+// Options.SweepEvery, until ctx ends.
+func (s *Service) sweeper(ctx context.Context) {
+	defer s.wg.Done()
+	t := time.NewTicker(s.opt.SweepEvery)
+	defer t.Stop()
+	for {
+		s.sweep(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// sweep deletes the conversations last updated more than Options.Keep ago.
+func (s *Service) sweep(ctx context.Context) {
+	before := s.opt.Clock().Add(-s.opt.Keep)
+	n, err := s.st.DeleteOlderThan(ctx, before)
+	if n > 0 {
+		s.opt.Log.Info("deleted old conversations", "count", n, "updated_before", before.UTC())
+	}
+	if err != nil && ctx.Err() == nil {
+		s.opt.Log.Warn("delete old conversations", "err", err)
+	}
 }
 
 func (s *Service) janitor() {
@@ -143,11 +193,11 @@ func (s *Service) Ask(ctx context.Context, user string, a Ask, emit Emit) (*Resu
 		src = s.engines.Default()
 	}
 	if _, err := s.engines.Engine(ctx, src); err != nil {
-		return nil, &Error{Code: CodeUnknownSource, Message: fmt.Sprintf("unknown source %q", src), Err: err}
+		return nil, sourceError(src, err)
 	}
 	interactive := (a.Interactive == nil || *a.Interactive) && (a.EnableClarification == nil || *a.EnableClarification)
 	now := s.opt.Clock().UTC()
-	st := &state{Resolved: map[string]resolution{}}
+	st := &state{Resolved: map[string]resolution{}, AskScope: a.AskScope}
 	st.Turns = append(st.Turns, Turn{At: now, Role: "user", Kind: "question", Text: a.Question})
 	c := &store.Conversation{ID: s.newID("c_"), UserID: user, Source: src, Question: a.Question, Status: store.StatusActive,
 		Interactive: interactive, Messages: 1, CreatedAt: now, UpdatedAt: now, ExpiresAt: now.Add(s.opt.TTL)}
@@ -209,6 +259,10 @@ func (s *Service) save(c *store.Conversation, st *state) error {
 		return &Error{Code: CodeInternal, Message: "could not encode the conversation", Err: err}
 	}
 	c.State = b
+	c.Statement = ""
+	if st.Last != nil && st.Last.Answer != nil {
+		c.Statement = st.Last.Answer.Statement
+	}
 	return nil
 }
 

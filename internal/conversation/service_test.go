@@ -316,6 +316,7 @@ func TestRefusedQuestions(t *testing.T) {
 		{"empty", conversation.Ask{Question: " \n"}, conversation.CodeBadRequest},
 		{"too long", conversation.Ask{Question: strings.Repeat("wound ", understand.MaxQuestionLen)}, conversation.CodeBadRequest},
 		{"unknown source", conversation.Ask{Question: bigWounds, Source: "nope"}, conversation.CodeUnknownSource},
+		{"source down", conversation.Ask{Question: bigWounds, Source: "down"}, conversation.CodeSourceUnavailable},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -49,7 +49,7 @@ func TestStats(t *testing.T) {
 	// still waiting for an answer
 	ask(t, e.svc, "bo", conversation.Ask{Question: severeWounds})
 
-	got, err := e.svc.StatsSince(ctx, since)
+	got, err := e.svc.StatsSince(ctx, since, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestStats(t *testing.T) {
 		t.Errorf("latency p50 %v, p99 %v", got.P50MS, got.P99MS)
 	}
 
-	empty, err := e.svc.StatsSince(ctx, e.clock.Now().Add(time.Hour))
+	empty, err := e.svc.StatsSince(ctx, e.clock.Now().Add(time.Hour), "")
 	if err != nil {
 		t.Fatal(err)
 	}

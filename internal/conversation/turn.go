@@ -27,7 +27,7 @@ var stepLabels = map[string]string{
 func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, emit Emit, answerNow bool) (*Result, *store.Event, error) {
 	eng, err := s.engines.Engine(ctx, c.Source)
 	if err != nil {
-		return nil, nil, &Error{Code: CodeUnknownSource, Message: "the source is not available", Err: err}
+		return nil, nil, sourceError(c.Source, err)
 	}
 	start := time.Now()
 	interactive := c.Interactive && !answerNow
@@ -41,7 +41,7 @@ func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, em
 		events = append(events, ev)
 		s.publish(emit, ev)
 	}
-	req := engine.Request{Question: c.Question, Resolved: resolved, Rounds: st.Rounds, Interactive: interactive,
+	req := engine.Request{Question: c.Question, Resolved: resolved, Rounds: st.Rounds, Interactive: interactive, AskScope: st.AskScope && !answerNow,
 		Progress: func(step string, took time.Duration) {
 			add("step", map[string]any{"step": step, "label": stepLabels[step], "ms": float64(took.Microseconds()) / 1000})
 		}}

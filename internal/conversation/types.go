@@ -19,7 +19,10 @@ const (
 	CodeExpired       = "CLARIFICATION_EXPIRED"
 	CodeStale         = "STALE_CLARIFICATION"
 	CodeUnknownSource = "UNKNOWN_SOURCE"
-	CodeInternal      = "INTERNAL"
+	// CodeSourceUnavailable: a configured source could not be opened (its
+	// database is down or unreachable); a retry may succeed.
+	CodeSourceUnavailable = "SOURCE_UNAVAILABLE"
+	CodeInternal          = "INTERNAL"
 )
 
 // Error is a failure with a stable code; Message is safe to show.
@@ -47,6 +50,17 @@ func Code(err error) string {
 	return engine.Code(err)
 }
 
+// sourceError classifies the failure to get a source's engine: a name that
+// is not configured (the error has an UnknownSource method that says so) or
+// a configured source that cannot be opened now.
+func sourceError(name string, err error) *Error {
+	var u interface{ UnknownSource() bool }
+	if errors.As(err, &u) && u.UnknownSource() {
+		return &Error{Code: CodeUnknownSource, Message: fmt.Sprintf("unknown source %q", name), Err: err}
+	}
+	return &Error{Code: CodeSourceUnavailable, Message: fmt.Sprintf("the source %q cannot be reached; try again later", name), Err: err}
+}
+
 func errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
@@ -59,6 +73,10 @@ type Ask struct {
 	// answers at once with assumptions.
 	Interactive         *bool `json:"interactive,omitempty"`
 	EnableClarification *bool `json:"enable_clarification,omitempty"`
+	// AskScope asks whose data the question is about even when nothing
+	// else is asked (not interactive, or the user's "never ask me"),
+	// instead of failing with SCOPE_REQUIRED.
+	AskScope bool `json:"ask_scope,omitempty"`
 }
 
 // Message continues a conversation: an answer to its clarification, or
@@ -129,6 +147,8 @@ type state struct {
 	// AnswerNow marks a started turn that must answer, not ask (a changed
 	// assumption), so that a resumed turn does the same.
 	AnswerNow bool `json:"answer_now,omitempty"`
+	// AskScope asks a missing scope in every mode (Ask.AskScope).
+	AskScope bool `json:"ask_scope,omitempty"`
 }
 
 type resolution struct {
@@ -151,4 +171,10 @@ type Preference struct {
 	Count    int       `json:"count"`
 	Applied  bool      `json:"applied"` // applied without asking next time
 	Updated  time.Time `json:"updated_at"`
+
+	// SlotLabel says for people what the choice is about (“large”, "Time
+	// period") and Label what was chosen ("Area > 10 cm²"), read from the
+	// source's model, so that no one has to read ids.
+	SlotLabel string `json:"slot_label"`
+	Label     string `json:"label"`
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/clarify-sql/clarify/internal/plan"
 	"github.com/clarify-sql/clarify/internal/query"
 	"github.com/clarify-sql/clarify/internal/source"
+	"github.com/clarify-sql/clarify/internal/sqlfmt"
 	"github.com/clarify-sql/clarify/internal/understand"
 	"github.com/clarify-sql/clarify/internal/understand/text"
 )
@@ -64,7 +65,9 @@ func New(src *source.Source, opt Options) *Engine {
 	if opt.SuggestBudget == 0 {
 		opt.SuggestBudget = 300 * time.Millisecond
 	}
-	return &Engine{src: src, an: understand.New(src.Model, src.Catalog()), opt: opt,
+	an := understand.New(src.Model, src.Catalog())
+	an.SetLog(opt.Log)
+	return &Engine{src: src, an: an, opt: opt,
 		guard: guard.New(src.Model, src.Dialect(), guard.Options{RowCap: src.RowCap()})}
 }
 
@@ -101,6 +104,10 @@ type Request struct {
 	Rounds int
 	// Interactive is false when nobody can answer a question.
 	Interactive bool
+	// AskScope asks whose data a question is about even when not
+	// interactive: scope is never guessed, and a person who chose not to
+	// be asked anything else can still choose it ("Let me choose").
+	AskScope bool
 	// Progress, when set, is told each step as it finishes (for the live
 	// "what I'm doing" list): understand, route, plan, execute.
 	Progress func(step string, took time.Duration)
@@ -155,10 +162,14 @@ func (e *Engine) turn(ctx context.Context, req Request) (*Outcome, error) {
 	tRoute := time.Now()
 	d := clarify.Route(in, clarify.Policy{Interactive: req.Interactive, Rounds: req.Rounds, MaxRounds: maxRounds})
 	out.Assumptions = nonNil(d.Assumptions)
-	if d.Ask != nil {
+	ask := d.Ask
+	if ask == nil && d.ScopeMissing != nil && d.Unanswerable == nil && req.AskScope {
+		ask = d.ScopeMissing // never guessed: asked even when nothing else is
+	}
+	if ask != nil {
 		out.Status = StatusNeedsQuestion
-		out.Slot = d.Ask
-		out.Clarification = e.clarification(ctx, req, d.Ask, now)
+		out.Slot = ask
+		out.Clarification = e.clarification(ctx, req, ask, now)
 		req.progress("route", time.Since(tRoute))
 		return out, nil
 	}
@@ -194,15 +205,19 @@ func (e *Engine) turn(ctx context.Context, req Request) (*Outcome, error) {
 	req.progress("execute", tExec)
 	note := cutTies(res, pl.Ties)
 	ans := &Answer{
-		Statement: pl.Statement, SQL: pl.SQL, Params: nonNilAny(pl.Args), Dialect: string(e.src.Dialect()),
+		Statement: pl.Statement, SQL: pl.SQL, SQLFormatted: sqlfmt.Format(pl.SQL), Params: nonNilAny(pl.Args), Dialect: string(e.src.Dialect()),
 		Columns: pl.Columns, Rows: res.Rows, RowCount: len(res.Rows), Truncated: res.Truncated, Chart: pl.Chart,
 		Assumptions: nonNil(d.Assumptions), OpenQuestions: nonNil(d.OpenQuestions), Warnings: in.Warnings,
 	}
 	if ans.Rows == nil {
 		ans.Rows = [][]any{}
 	}
+	ans.Chart.Partial = plan.Partial(q, pl.Chart, pl.Columns, ans.Rows, now)
 	if note != "" {
 		ans.Notes = append(ans.Notes, note)
+	}
+	if in.LeftOut != "" {
+		ans.Notes = append(ans.Notes, fmt.Sprintf("This answers the first part of the question only: ask %q on its own for the rest.", in.LeftOut))
 	}
 	ans.Suggestions = e.suggestions(ctx, in, len(res.Rows) == 0, now)
 	ans.TimingsMS = map[string]float64{
@@ -339,20 +354,12 @@ func (e *Engine) previews(ctx context.Context, req Request, s *understand.Slot, 
 			if err != nil || in.Query == nil || in.Query.Base == nil {
 				return nil
 			}
-			sql, args, err := plan.CompileCount(e.src.Model, in.Query, e.src.Dialect(), plan.Options{Now: now})
-			if err != nil {
-				return nil
-			}
-			r, err := e.run(gctx, in.Query, sql, args, 1)
-			if err != nil || len(r.Rows) != 1 {
-				return nil
-			}
-			n, ok := r.Rows[0][0].(int64)
+			p, ok := e.preview(gctx, in.Query, now)
 			if !ok {
 				return nil
 			}
 			mu.Lock()
-			c.Options[i].Preview = &Preview{Rows: n}
+			c.Options[i].Preview = p
 			mu.Unlock()
 			return nil
 		})

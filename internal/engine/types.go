@@ -64,15 +64,28 @@ type Option struct {
 	Preview     *Preview `json:"preview,omitempty"`
 }
 
-// Preview is how many rows an option would give.
+// Preview is what the answer under an option will show, computed from
+// that answer's own statement: its row count and, in the user's noun, the
+// figure a person reads ("87 wounds", "13 monthly points from 178
+// wounds", "average area 12.4 cm²"). An option whose figure cannot be
+// computed exactly within the budget has no preview.
 type Preview struct {
+	// Rows is how many rows the answer will have.
 	Rows int64 `json:"rows"`
+	// From is how many base rows it is computed from, for a grouped
+	// answer (178 wounds behind 13 monthly points).
+	From int64 `json:"from,omitempty"`
+	// Text says it in words.
+	Text string `json:"text"`
 }
 
 // Answer is an answered question.
 type Answer struct {
-	Statement     string               `json:"statement"`
-	SQL           string               `json:"sql"`
+	Statement string `json:"statement"`
+	SQL       string `json:"sql"`
+	// SQLFormatted is SQL laid out for people, one clause per line: the
+	// same tokens, only whitespace differs.
+	SQLFormatted  string               `json:"sql_formatted"`
 	Params        []any                `json:"params"`
 	Dialect       string               `json:"dialect"`
 	Columns       []plan.Column        `json:"columns"`
