@@ -12,12 +12,12 @@ import (
 const (
 	insertConversation = `INSERT INTO conversations
     (id, user_id, source, question, status, interactive, state, messages,
-     rounds, last_seq, created_at, updated_at, expires_at, version)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 1)
+     rounds, last_seq, created_at, updated_at, expires_at, statement, version)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 1)
 ON CONFLICT (id) DO NOTHING`
 
 	selectConversation = `SELECT id, user_id, source, question, status, interactive, state,
-    messages, created_at, updated_at, expires_at, version
+    statement, messages, created_at, updated_at, expires_at, version
 FROM conversations WHERE id = $1`
 
 	// The WHERE on version is the optimistic check; in PostgreSQL the
@@ -27,7 +27,7 @@ FROM conversations WHERE id = $1`
 	// awaiting_clarification: SET expressions see the old status.
 	updateConversation = `UPDATE conversations SET
     source = $3, question = $4, status = $5, interactive = $6, state = $7,
-    messages = $8, updated_at = $9, expires_at = $10,
+    messages = $8, updated_at = $9, expires_at = $10, statement = $12,
     rounds = rounds + CASE WHEN $5 = 'awaiting_clarification' AND status <> 'awaiting_clarification' THEN 1 ELSE 0 END,
     last_seq = last_seq + $11,
     version = version + 1
@@ -128,7 +128,7 @@ func (s *sqlStore) CreateConversation(ctx context.Context, c *Conversation, even
 		res, err := tx.exec(insertConversation,
 			c.ID, c.UserID, c.Source, c.Question, c.Status, c.Interactive, notNil(c.State),
 			c.Messages, rounds, len(evs), s.d.timeArg(created), s.d.timeArg(updated),
-			s.d.optTime(expires))
+			s.d.optTime(expires), c.Statement)
 		if err != nil {
 			return err
 		}
@@ -151,7 +151,7 @@ func (s *sqlStore) Conversation(ctx context.Context, id string) (*Conversation, 
 	c := &Conversation{}
 	err := s.readRow(ctx, selectConversation, []any{id},
 		&c.ID, &c.UserID, &c.Source, &c.Question, &c.Status, &c.Interactive, &c.State,
-		&c.Messages, timeCol{&c.CreatedAt}, timeCol{&c.UpdatedAt}, timeCol{&c.ExpiresAt},
+		&c.Statement, &c.Messages, timeCol{&c.CreatedAt}, timeCol{&c.UpdatedAt}, timeCol{&c.ExpiresAt},
 		&c.Version)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("store: conversation %s: %w", id, ErrNotFound)
@@ -188,7 +188,7 @@ func (s *sqlStore) UpdateConversation(ctx context.Context, c *Conversation, even
 		var last int64
 		err := tx.queryRow(updateConversation,
 			c.ID, c.Version, c.Source, c.Question, c.Status, c.Interactive, notNil(c.State),
-			c.Messages, s.d.timeArg(updated), s.d.optTime(expires), len(events)).Scan(&last)
+			c.Messages, s.d.timeArg(updated), s.d.optTime(expires), len(events), c.Statement).Scan(&last)
 		if errors.Is(err, sql.ErrNoRows) {
 			var n int
 			if err := tx.queryRow(conversationExists, c.ID).Scan(&n); err != nil {

@@ -176,6 +176,7 @@ var (
 	sqliteReads = []string{
 		selectConversation, selectEvents, answerCounts, rememberedValues, selectNeverAsk,
 		conversationStats, latencyPercentiles, selectQueryLog, selectAnswers,
+		listConversations, listConversationsAfter,
 	}
 )
 

@@ -19,7 +19,7 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`
     count(*) FILTER (WHERE status = 'failed'),
     count(*) FILTER (WHERE status = 'answered' AND rounds = 0),
     coalesce(sum(rounds) FILTER (WHERE status = 'answered'), 0)
-FROM conversations WHERE created_at >= $1`
+FROM conversations WHERE created_at >= $1 AND (CAST($2 AS TEXT) = '' OR user_id = $2)`
 
 	// Nearest-rank percentiles: the value at 1-based rank ceil(p·n) of the
 	// durations in ascending order, ceil(p·n) computed in integers as
@@ -28,7 +28,7 @@ FROM conversations WHERE created_at >= $1`
     SELECT duration_ms,
         row_number() OVER (ORDER BY duration_ms) AS rn,
         count(*) OVER () AS n
-    FROM query_log WHERE at >= $1
+    FROM query_log WHERE at >= $1 AND (CAST($2 AS TEXT) = '' OR user_id = $2)
 ) ranked
 WHERE rn = (50 * n + 99) / 100 OR rn = (99 * n + 99) / 100`
 )
@@ -56,15 +56,15 @@ func (s *sqlStore) LogQuery(ctx context.Context, r QueryRecord) error {
 // conversations (rounds counts each one's entries into
 // awaiting_clarification, kept by UpdateConversation) and one ranked scan of
 // the query log.
-func (s *sqlStore) Stats(ctx context.Context, since time.Time) (Stats, error) {
+func (s *sqlStore) Stats(ctx context.Context, since time.Time, user string) (Stats, error) {
 	var st Stats
 	t := s.d.timeArg(utc(since))
-	err := s.readRow(ctx, conversationStats, []any{t}, &st.Conversations, &st.Clarified,
+	err := s.readRow(ctx, conversationStats, []any{t, user}, &st.Conversations, &st.Clarified,
 		&st.Answered, &st.Abandoned, &st.Failed, &st.AutoResolved, &st.QuestionsAsked)
 	if err != nil {
 		return Stats{}, fmt.Errorf("store: stats: %w", err)
 	}
-	err = s.readRows(ctx, latencyPercentiles, []any{t}, func(rows *sql.Rows) error {
+	err = s.readRows(ctx, latencyPercentiles, []any{t, user}, func(rows *sql.Rows) error {
 		var (
 			n, rank int64
 			ms      float64

@@ -35,6 +35,10 @@ type Conversation struct {
 	// State is JSON owned by package conversation: the answers given so
 	// far, rounds, the pending clarification, the last outcome, turns.
 	State []byte
+	// Statement is the statement of the last answer ("" while there is
+	// none), kept beside State so that a list of conversations need not
+	// read every state; package conversation sets it with State.
+	Statement string
 	// Messages counts the messages received (questions and answers).
 	Messages  int
 	CreatedAt time.Time
@@ -45,6 +49,32 @@ type Conversation struct {
 	// with ErrConflict.
 	Version int64
 }
+
+// Summary is a conversation as a list shows it, without its state.
+type Summary struct {
+	ID        string
+	Source    string
+	Question  string
+	Status    string
+	Statement string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	ExpiresAt time.Time
+}
+
+// Cursor is the place of a conversation in a list of a user's
+// conversations, newest first; the zero Cursor is the start of the list.
+type Cursor struct {
+	CreatedAt time.Time
+	ID        string
+}
+
+// IsZero reports whether c is the start of a list.
+func (c Cursor) IsZero() bool { return c.CreatedAt.IsZero() && c.ID == "" }
+
+// CursorOf returns the place of s in its list: a list continued after it
+// starts with the next older conversation.
+func CursorOf(s Summary) Cursor { return Cursor{CreatedAt: s.CreatedAt, ID: s.ID} }
 
 // Event is one entry of a conversation's append-only event log: what an
 // SSE client receives (id = Seq, event = Type, data = Data).
@@ -157,10 +187,19 @@ type Store interface {
 	// Events returns the events of a conversation with Seq > after, in order
 	// (none when nothing is new), or ErrNotFound.
 	Events(ctx context.Context, id string, after int64) ([]Event, error)
+	// Conversations lists a user's conversations, newest first (by
+	// CreatedAt, then ID, both descending): at most limit, and only those
+	// after the cursor when it is not zero. Another user's are never listed.
+	Conversations(ctx context.Context, userID string, after Cursor, limit int) ([]Summary, error)
 	// ExpireConversations marks conversations awaiting a clarification past
 	// their ExpiresAt (ExpiresAt before now; a zero ExpiresAt never expires)
 	// as abandoned and returns how many. Each one's Version increases.
 	ExpireConversations(ctx context.Context, now time.Time) (int, error)
+	// DeleteOlderThan removes the conversations last updated before before,
+	// with their events, leases and query log rows, and returns how many
+	// conversations it removed. Active conversations and those under an
+	// unexpired lease are kept, however old.
+	DeleteOlderThan(ctx context.Context, before time.Time) (int, error)
 
 	// Lock takes a conversation's lease for owner until now+ttl; it returns
 	// false when another owner holds an unexpired lease. Re-locking by the
@@ -192,7 +231,9 @@ type Store interface {
 	// when source is "") with At at or after since, oldest first.
 	Answers(ctx context.Context, source string, since time.Time) ([]Answer, error)
 	// Stats summarises conversations and queries since a time.
-	Stats(ctx context.Context, since time.Time) (Stats, error)
+	// user limits them to one user's conversations and queries ("" for
+	// every user's).
+	Stats(ctx context.Context, since time.Time, user string) (Stats, error)
 
 	// Ping checks the store is reachable (for /readyz).
 	Ping(ctx context.Context) error

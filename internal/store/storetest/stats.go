@@ -66,7 +66,7 @@ func testStats(t *testing.T, newDSN NewDSN) {
 		}
 	}
 
-	got, err := s.Stats(ctx, since)
+	got, err := s.Stats(ctx, since, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,19 @@ func testStats(t *testing.T, newDSN NewDSN) {
 		t.Errorf("Stats (-want +got):\n%s", diff)
 	}
 
-	all, err := s.Stats(ctx, time.Time{})
+	// one user's: every conversation and query of the fixture is u1's
+	mine, err := s.Stats(ctx, since, "u1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, mine); diff != "" {
+		t.Errorf("Stats of u1 (-want +got):\n%s", diff)
+	}
+	if other, err := s.Stats(ctx, since, "u2"); err != nil || other != (store.Stats{}) {
+		t.Errorf("Stats of u2 = %+v, %v; want nothing: none of it is theirs", other, err)
+	}
+
+	all, err := s.Stats(ctx, time.Time{}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +122,7 @@ func testStats(t *testing.T, newDSN NewDSN) {
 					t.Fatal(err)
 				}
 			}
-			got, err := s.Stats(ctx, time.Time{})
+			got, err := s.Stats(ctx, time.Time{}, "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -123,7 +135,7 @@ func testStats(t *testing.T, newDSN NewDSN) {
 
 func testStatsEmpty(t *testing.T, newDSN NewDSN) {
 	s := fresh(t, newDSN)
-	got, err := s.Stats(context.Background(), time.Time{})
+	got, err := s.Stats(context.Background(), time.Time{}, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,6 +30,8 @@ func Run(t *testing.T, newDSN NewDSN) {
 		{"Events", testEvents},
 		{"Delete", testDelete},
 		{"Expire", testExpire},
+		{"Retention", testRetention},
+		{"Conversations", testConversations},
 		{"ConcurrentAppends", testConcurrentAppends},
 		{"ConcurrentConversations", testConcurrentConversations},
 		{"Leases", testLeases},
@@ -654,7 +656,7 @@ func testReopen(t *testing.T, newDSN NewDSN) {
 		if never, err := r.NeverAsk(ctx, "u1"); err != nil || !never {
 			t.Errorf("round %d: NeverAsk after reopen = %v, %v", round, never, err)
 		}
-		if st, err := r.Stats(ctx, time.Time{}); err != nil || st.Conversations != 1 || st.P50MS != 12 {
+		if st, err := r.Stats(ctx, time.Time{}, ""); err != nil || st.Conversations != 1 || st.P50MS != 12 {
 			t.Errorf("round %d: stats after reopen = %+v, %v", round, st, err)
 		}
 		if ok, err := r.Lock(ctx, "c1", "b", time.Hour); err != nil || ok {
