@@ -26,6 +26,8 @@ type Config struct {
 	Sources []Source `yaml:"sources,omitempty"`
 	// Server configures clarify serve.
 	Server Server `yaml:"server,omitempty"`
+	// Conversations configures how long conversations are kept.
+	Conversations Conversations `yaml:"conversations,omitempty"`
 
 	file string
 }
@@ -62,15 +64,50 @@ type Server struct {
 	APIKeys []APIKey `yaml:"api_keys,omitempty"`
 	// AllowedOrigins enables CORS for these origins (default none).
 	AllowedOrigins []string `yaml:"allowed_origins,omitempty"`
+	// AllowedHosts are the names requests may carry in Host besides
+	// loopback names and IP addresses (default none; flag --allowed-host).
+	AllowedHosts []string `yaml:"allowed_hosts,omitempty"`
+	// TLSCert and TLSKey are PEM files; with both, serve speaks HTTPS
+	// (default plain HTTP; flags --tls-cert, --tls-key).
+	TLSCert string `yaml:"tls_cert,omitempty"`
+	TLSKey  string `yaml:"tls_key,omitempty"`
+	// AllowInsecureHTTP lets API keys travel over plain HTTP beyond
+	// loopback, as behind a proxy that terminates TLS (default false: serve
+	// refuses to start; flag --allow-insecure-keys).
+	AllowInsecureHTTP bool `yaml:"allow_insecure_http,omitempty"`
 	// ClarificationTTL (default 24h) and MessageLimit (default 20).
 	ClarificationTTL time.Duration `yaml:"clarification_ttl,omitempty"`
 	MessageLimit     int           `yaml:"message_limit,omitempty"`
+	// RateLimit bounds each user's questions; see RateLimit.
+	RateLimit RateLimit `yaml:"rate_limit,omitempty"`
+}
+
+// RateLimit bounds the turns each user starts (questions, answers to
+// clarifications, assumption changes). An absent field keeps its default;
+// 0 turns that limit off.
+type RateLimit struct {
+	// QuestionsPerMinute refills each user's bucket (default 30).
+	QuestionsPerMinute *int `yaml:"questions_per_minute,omitempty"`
+	// Burst is the bucket's size (default 10).
+	Burst *int `yaml:"burst,omitempty"`
+	// ConcurrentTurns bounds a user's turns running at once (default 4).
+	ConcurrentTurns *int `yaml:"concurrent_turns,omitempty"`
+}
+
+// Conversations configures the retention of conversations.
+type Conversations struct {
+	// Keep deletes the conversations last updated more than Keep ago, with
+	// their events and query log rows ("30d", "12h"; default 0: keep
+	// forever). Active and leased conversations are never deleted.
+	Keep Duration `yaml:"keep,omitempty"`
 }
 
 // APIKey maps an API key's SHA-256 (hex) to a user id.
 type APIKey struct {
 	User   string `yaml:"user"`
 	SHA256 string `yaml:"sha256"`
+	// Admin lets the user read every user's statistics.
+	Admin bool `yaml:"admin,omitempty"`
 }
 
 // Load reads a config file strictly: unknown keys are errors naming the
@@ -96,6 +133,11 @@ func Load(path string) (*Config, error) {
 		}
 		if p, ok := strings.CutPrefix(s.DSN, "sqlite:"); ok && !filepath.IsAbs(p) {
 			s.DSN = "sqlite:" + filepath.Join(dir, p)
+		}
+	}
+	for _, p := range []*string{&c.Server.TLSCert, &c.Server.TLSKey} {
+		if *p != "" && !filepath.IsAbs(*p) {
+			*p = filepath.Join(dir, *p)
 		}
 	}
 	if err := c.Validate(); err != nil {
@@ -141,6 +183,23 @@ func (c *Config) Validate() error {
 	}
 	if c.Server.MessageLimit < 0 || c.Server.ClarificationTTL < 0 {
 		return fmt.Errorf("server: message_limit and clarification_ttl must not be negative")
+	}
+	rl := c.Server.RateLimit
+	for _, v := range []*int{rl.QuestionsPerMinute, rl.Burst, rl.ConcurrentTurns} {
+		if v != nil && *v < 0 {
+			return fmt.Errorf("server.rate_limit: limits must not be negative (0 turns a limit off)")
+		}
+	}
+	if c.Conversations.Keep < 0 {
+		return fmt.Errorf("conversations: keep must not be negative")
+	}
+	if (c.Server.TLSCert == "") != (c.Server.TLSKey == "") {
+		return fmt.Errorf("server: tls_cert and tls_key go together")
+	}
+	for i, h := range c.Server.AllowedHosts {
+		if h == "" || strings.ContainsAny(h, ":/ ") {
+			return fmt.Errorf("server.allowed_hosts[%d]: %q is not a host name (no scheme, port or path)", i, h)
+		}
 	}
 	return nil
 }

@@ -40,6 +40,10 @@ type Options struct {
 	Draft Drafter
 	// Source tunes every opened source.
 	Source source.Options
+	// OpenTimeout bounds the opening of one source (default 1m). An open
+	// does not stop when the request that started it is cancelled: other
+	// requests wait for the same open, and a success is kept.
+	OpenTimeout time.Duration
 }
 
 // UnknownSourceError reports a source name that is not configured.
@@ -47,6 +51,10 @@ type UnknownSourceError struct {
 	Name  string
 	Known []string
 }
+
+// UnknownSource tells package conversation that the name is not configured
+// (rather than the source failing to open).
+func (e *UnknownSourceError) UnknownSource() bool { return true }
 
 func (e *UnknownSourceError) Error() string {
 	return fmt.Sprintf("unknown source %q (known: %s)", e.Name, strings.Join(e.Known, ", "))
@@ -63,11 +71,14 @@ type Registry struct {
 	engines map[string]*entry
 }
 
+// entry is one source: opened at most once successfully, by one caller at
+// a time. A failed open is not kept, so the next caller tries again.
 type entry struct {
-	once sync.Once
-	eng  *engine.Engine
-	info Info
-	err  error
+	mu      sync.Mutex
+	opening chan struct{} // closed when the open under way ends; nil when none is
+	eng     *engine.Engine
+	info    Info
+	err     error // of the last open, for the callers that waited for it
 }
 
 // Info describes an opened source.
@@ -150,16 +161,59 @@ func (r *Registry) Engine(ctx context.Context, name string) (*engine.Engine, Inf
 		r.engines[name] = e
 	}
 	r.mu.Unlock()
-	e.once.Do(func() {
-		if r.demo {
-			if err := r.EnsureDemo(ctx); err != nil {
-				e.err = err
-				return
-			}
+	for {
+		e.mu.Lock()
+		if e.eng != nil {
+			e.mu.Unlock()
+			return e.eng, e.info, nil
 		}
-		e.eng, e.info, e.err = Open(ctx, *cfg, r.opt)
-	})
-	return e.eng, e.info, e.err
+		if wait := e.opening; wait != nil {
+			e.mu.Unlock()
+			select {
+			case <-wait:
+			case <-ctx.Done():
+				return nil, Info{}, ctx.Err()
+			}
+			e.mu.Lock()
+			eng, info, err := e.eng, e.info, e.err
+			e.mu.Unlock()
+			if eng != nil || !isContextErr(err) {
+				return eng, info, err
+			}
+			continue // the open ran out of time: try again
+		}
+		e.opening = make(chan struct{})
+		e.mu.Unlock()
+		eng, info, err := r.open(ctx, *cfg)
+		e.mu.Lock()
+		e.eng, e.info, e.err = eng, info, err
+		close(e.opening)
+		e.opening = nil
+		e.mu.Unlock()
+		return eng, info, err
+	}
+}
+
+// open opens a source for Engine. The open outlives the cancellation of
+// the request that started it — a page reloaded at start-up must not
+// leave the source failing — but not OpenTimeout.
+func (r *Registry) open(ctx context.Context, cfg config.Source) (*engine.Engine, Info, error) {
+	d := r.opt.OpenTimeout
+	if d <= 0 {
+		d = time.Minute
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), d)
+	defer cancel()
+	if r.demo {
+		if err := r.EnsureDemo(ctx); err != nil {
+			return nil, Info{}, err
+		}
+	}
+	return Open(ctx, cfg, r.opt)
+}
+
+func isContextErr(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
 // Info describes a source, opening it if needed.
@@ -188,9 +242,12 @@ func (r *Registry) Close() error {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		if e := r.engines[n]; e.eng != nil {
+		e := r.engines[n]
+		e.mu.Lock()
+		if e.eng != nil {
 			errs = append(errs, e.eng.Source().Close())
 		}
+		e.mu.Unlock()
 	}
 	return errors.Join(errs...)
 }

@@ -15,6 +15,11 @@ const (
 	codeNotFound     = conversation.CodeNotFound
 	codeMethod       = "METHOD_NOT_ALLOWED"
 	codeForbidden    = "FORBIDDEN"
+	// codeHostNotAllowed: the request's Host is not an allowed name.
+	codeHostNotAllowed = "HOST_NOT_ALLOWED"
+	// codeRateLimited: the user is over the question rate or the
+	// concurrent-turn cap (Config.RateLimit).
+	codeRateLimited = "RATE_LIMITED"
 )
 
 // statusOf maps an error code to its HTTP status — the one place this
@@ -31,6 +36,8 @@ func statusOf(code string) int {
 		return http.StatusNotFound
 	case codeMethod:
 		return http.StatusMethodNotAllowed
+	case codeHostNotAllowed:
+		return http.StatusMisdirectedRequest
 	case conversation.CodeBusy, conversation.CodeStale:
 		return http.StatusConflict
 	case conversation.CodeExpired:
@@ -39,12 +46,14 @@ func statusOf(code string) int {
 		return http.StatusRequestEntityTooLarge
 	case engine.CodeScopeRequired, engine.CodeUnanswerable, engine.CodeValidation, engine.CodeScopeViolation:
 		return http.StatusUnprocessableEntity
-	case conversation.CodeLimit:
+	case conversation.CodeLimit, codeRateLimited:
 		return http.StatusTooManyRequests
 	case engine.CodeDB, "LLM_ERROR":
 		return http.StatusBadGateway
 	case engine.CodeTimeout:
 		return http.StatusGatewayTimeout
+	case conversation.CodeSourceUnavailable:
+		return http.StatusServiceUnavailable
 	}
 	return http.StatusInternalServerError
 }
@@ -65,6 +74,9 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 func writeError(w http.ResponseWriter, code, msg string) {
+	if code == conversation.CodeSourceUnavailable {
+		w.Header().Set("Retry-After", "30") // seconds: a database restarting
+	}
 	writeJSON(w, statusOf(code), errorJSON{Error: conversation.ErrorBody{Code: code, Message: msg}})
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/clarify-sql/clarify/internal/conversation"
 	"github.com/clarify-sql/clarify/internal/store"
+	"github.com/clarify-sql/clarify/internal/understand"
 )
 
 // decode reads a JSON body strictly: unknown fields, trailing data and
@@ -193,7 +194,10 @@ func (s *Server) listSources(w http.ResponseWriter, r *http.Request) {
 		}
 		out = append(out, x)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"sources": out})
+	// limits tell a client what the server accepts, so that a page can
+	// stop at the same length instead of guessing
+	limits := map[string]int{"question_chars": understand.MaxQuestionLen}
+	writeJSON(w, http.StatusOK, map[string]any{"sources": out, "limits": limits})
 }
 
 func (s *Server) preferences(w http.ResponseWriter, r *http.Request) {
@@ -246,12 +250,18 @@ func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
 		}
 		since = t
 	}
-	st, err := s.svc.StatsSince(r.Context(), since)
+	// with keys, a user sees their own figures and an admin everyone's;
+	// without keys there is one (local) user
+	user, scope := userOf(r), "user"
+	if len(s.keys) == 0 || s.admins[user] {
+		user, scope = "", "all"
+	}
+	st, err := s.svc.StatsSince(r.Context(), since, user)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"since": since.UTC(), "stats": st})
+	writeJSON(w, http.StatusOK, map[string]any{"since": since.UTC(), "scope": scope, "stats": st})
 }
 
 // eventJSON is how an event's data is framed (already JSON from the store).

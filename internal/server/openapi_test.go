@@ -85,6 +85,7 @@ func TestOpenAPISchemas(t *testing.T) {
 		"Ask": conversation.Ask{}, "Message": conversation.Message{}, "Reply": conversation.Answer{},
 		"Result": conversation.Result{}, "View": conversation.View{}, "Turn": conversation.Turn{},
 		"Preference": conversation.Preference{}, "ErrorBody": conversation.ErrorBody{},
+		"Summary": conversation.Summary{}, "List": conversation.List{},
 		"Understood": engine.Understood{}, "Clarification": engine.Clarification{}, "Option": engine.Option{},
 		"Preview": engine.Preview{}, "Answer": engine.Answer{}, "Column": plan.Column{}, "Chart": plan.Chart{},
 		"Assumption": clarify.Assumption{}, "Alternative": clarify.Alternative{}, "Suggestion": model.Suggestion{},

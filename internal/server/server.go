@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -23,6 +24,8 @@ import (
 type Key struct {
 	User   string `yaml:"user" json:"user"`
 	SHA256 string `yaml:"sha256" json:"sha256"`
+	// Admin users see every user's statistics; others see their own.
+	Admin bool `yaml:"admin,omitempty" json:"admin,omitempty"`
 }
 
 // HashKey returns the hex SHA-256 of an API key, as configured.
@@ -44,6 +47,16 @@ type Config struct {
 	WriteTimeout time.Duration
 	// AllowedOrigins enables CORS for these origins (default none).
 	AllowedOrigins []string
+	// AllowedHosts are the names, besides loopback names and IP
+	// addresses, that requests may carry in Host (default none). Other
+	// names are refused with HOST_NOT_ALLOWED, against DNS rebinding.
+	AllowedHosts []string
+	// RateLimit bounds each user's questions per minute and turns at once
+	// (default DefaultRateLimit: 30 a minute, 10 in a burst, 4 running);
+	// over either the server answers 429 RATE_LIMITED with Retry-After.
+	RateLimit *RateLimit
+	// Now is the limiter's clock (default time.Now).
+	Now func() time.Time
 	// Web serves the chat UI at / when set.
 	Web http.Handler
 	// Log receives JSON logs (default slog.Default()).
@@ -66,7 +79,9 @@ type Server struct {
 	sources Sources
 	cfg     Config
 	keys    map[string]string // sha256 → user
+	admins  map[string]bool   // users whose keys say admin
 	metrics *metrics
+	limits  *limiter
 	ready   func(context.Context) error
 
 	// closing is closed on shutdown: streams end with a final event
@@ -76,6 +91,9 @@ type Server struct {
 	streamsMu    sync.Mutex
 	open         map[*streamWriter]struct{}
 	shuttingDown bool
+	// streamOpened, set only by tests (export_test.go), runs when a
+	// stream has been registered, before it is used
+	streamOpened func()
 }
 
 // New builds a server; ready reports whether the store is reachable.
@@ -92,10 +110,21 @@ func New(svc *conversation.Service, sources Sources, ready func(context.Context)
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	rl := DefaultRateLimit()
+	if cfg.RateLimit != nil {
+		rl = *cfg.RateLimit
+	}
 	s := &Server{svc: svc, sources: sources, cfg: cfg, keys: map[string]string{}, metrics: newMetrics(), ready: ready,
-		closing: make(chan struct{}), open: map[*streamWriter]struct{}{}}
+		limits: newLimiter(rl, cfg.Now), closing: make(chan struct{}), open: map[*streamWriter]struct{}{}}
+	s.admins = map[string]bool{}
 	for _, k := range cfg.Keys {
 		s.keys[strings.ToLower(k.SHA256)] = k.User
+		if k.Admin {
+			s.admins[k.User] = true
+		}
 	}
 	return s
 }
@@ -136,11 +165,21 @@ func (s *Server) HTTPServer(addr string) *http.Server {
 	}
 }
 
-// CheckListen refuses to serve beyond loopback without API keys.
-func (s *Server) CheckListen(addr string) error {
-	if len(s.keys) > 0 {
-		return nil
-	}
+// ListenOptions say how the server is reached, for CheckListen.
+type ListenOptions struct {
+	// Keys is set when API keys are configured.
+	Keys bool
+	// TLS is set when the server serves HTTPS.
+	TLS bool
+	// AllowInsecureHTTP lets API keys travel over plain HTTP beyond
+	// loopback (behind a proxy that terminates TLS, say).
+	AllowInsecureHTTP bool
+}
+
+// CheckListen refuses to serve beyond loopback without API keys, and
+// refuses API keys over plain HTTP beyond loopback unless allowed.
+// It runs before anything is opened, so it needs no Server.
+func CheckListen(addr string, o ListenOptions) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("listen address %q: %w", addr, err)
@@ -149,7 +188,14 @@ func (s *Server) CheckListen(addr string) error {
 	if host == "localhost" || ip != nil && ip.IsLoopback() {
 		return nil
 	}
-	return fmt.Errorf("no API keys are configured: listen on a loopback address (127.0.0.1), not %q", addr)
+	if !o.Keys {
+		return fmt.Errorf("no API keys are configured: listen on a loopback address (127.0.0.1), not %q", addr)
+	}
+	if !o.TLS && !o.AllowInsecureHTTP {
+		return fmt.Errorf("API keys would travel in clear on %q: serve TLS (--tls-cert and --tls-key), "+
+			"listen on loopback, or set --allow-insecure-keys (server.allow_insecure_http) behind a TLS proxy", addr)
+	}
+	return nil
 }
 
 type ctxKey int
@@ -176,16 +222,22 @@ func requestID() string {
 }
 
 // Handler returns the API with its middleware: request ids and logs,
-// metrics, CORS (off by default), cross-origin protection, body limits,
-// authentication.
+// the Host allow-list, metrics, CORS (off by default), cross-origin
+// protection, body limits, authentication, and per-user rate limits on
+// the requests that start a turn.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	api := func(pattern string, h http.HandlerFunc) {
 		mux.Handle(pattern, s.instrument(pattern, s.auth(h)))
 	}
-	api("POST /v1/conversations", s.ask)
-	api("POST /v1/conversations/{id}/messages", s.send)
-	api("POST /v1/conversations/{id}/assumptions/{slot}", s.change)
+	// turn-starting requests count against the user's rate limit
+	turn := func(pattern string, h http.HandlerFunc) { api(pattern, s.limitTurn(h)) }
+	turn("POST /v1/conversations", s.ask)
+	api("GET /v1/conversations", s.list)
+	// other methods on the collection: 405, not the catch-all's 404
+	mux.Handle("/v1/conversations", s.instrument("/v1/conversations", methodNotAllowed("GET, POST")))
+	turn("POST /v1/conversations/{id}/messages", s.send)
+	turn("POST /v1/conversations/{id}/assumptions/{slot}", s.change)
 	api("GET /v1/conversations/{id}", s.get)
 	api("DELETE /v1/conversations/{id}", s.delete)
 	api("GET /v1/conversations/{id}/events", s.events)
@@ -194,12 +246,14 @@ func (s *Server) Handler() http.Handler {
 	api("DELETE /v1/preferences/{key...}", s.forget)
 	api("PUT /v1/preferences/never_ask", s.neverAsk)
 	api("GET /v1/stats", s.stats)
-	mux.Handle("GET /v1/openapi.json", s.instrument("GET /v1/openapi.json", http.HandlerFunc(serveOpenAPI)))
+	// with keys, the API's description and the metrics (users, sources,
+	// error rates) need a key too; probes keep /healthz and /readyz
+	mux.Handle("GET /v1/openapi.json", s.instrument("GET /v1/openapi.json", s.auth(serveOpenAPI)))
 	mux.Handle("GET /healthz", s.instrument("GET /healthz", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})))
 	mux.Handle("GET /readyz", s.instrument("GET /readyz", http.HandlerFunc(s.readyz)))
-	mux.Handle("GET /metrics", s.metrics.handler())
+	mux.Handle("GET /metrics", s.auth(s.metrics.handler().ServeHTTP))
 	mux.HandleFunc("/v1/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, codeNotFound, "no such endpoint")
 	})
@@ -216,7 +270,41 @@ func (s *Server) Handler() http.Handler {
 		writeError(w, codeForbidden, "cross-origin request refused")
 	}))
 	h = cop.Handler(h)
+	h = s.checkHost(h)
 	return s.withRequestID(h)
+}
+
+// checkHost refuses requests whose Host is not a loopback name, an IP
+// address or a configured name. A page on a name its attacker controls,
+// resolved again to this server (DNS rebinding), sends that name in Host;
+// an IP address cannot be rebound, so probes and scrapers that use one pass.
+func (s *Server) checkHost(next http.Handler) http.Handler {
+	allowed := map[string]bool{"localhost": true}
+	for _, h := range s.cfg.AllowedHosts {
+		allowed[normalHost(h)] = true
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := hostOnly(r.Host)
+		if host == "" || !allowed[normalHost(host)] && net.ParseIP(host) == nil {
+			s.log(r).Warn("host not allowed", "host", r.Host)
+			writeError(w, codeHostNotAllowed, "this server does not answer to the name "+strconv.Quote(r.Host)+"; add it to server.allowed_hosts")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// hostOnly strips the port and IPv6 brackets from a Host header.
+func hostOnly(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return h
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(hostport, "["), "]")
+}
+
+// normalHost lower-cases a name and drops a final dot.
+func normalHost(h string) string {
+	return strings.TrimSuffix(strings.ToLower(h), ".")
 }
 
 func (s *Server) withRequestID(next http.Handler) http.Handler {

@@ -33,7 +33,10 @@ func (e engines) Engine(_ context.Context, s string) (*engine.Engine, error) {
 	if en, ok := e.m[s]; ok {
 		return en, nil
 	}
-	return nil, fmt.Errorf("unknown source %q", s)
+	if s == "down" {
+		return nil, fmt.Errorf("source down: connect: %w", source.ErrUnreachable)
+	}
+	return nil, &registry.UnknownSourceError{Name: s, Known: e.Names()}
 }
 func (e engines) Default() string { return "clinic" }
 func (e engines) Names() []string { return []string{"clinic", "labs"} }
@@ -67,6 +70,13 @@ func start(t *testing.T, keys ...server.Key) *harness {
 // startWith is start with the store wrapped by wrap (when not nil).
 func startWith(t *testing.T, wrap func(store.Store) store.Store, keys ...server.Key) *harness {
 	t.Helper()
+	// these tests ask faster than a person: rate limits have their own
+	return startConfig(t, wrap, func(c *server.Config) { c.RateLimit = &server.RateLimit{} }, keys...)
+}
+
+// startConfig is startWith with the server's config adjusted by tune.
+func startConfig(t *testing.T, wrap func(store.Store) store.Store, tune func(*server.Config), keys ...server.Key) *harness {
+	t.Helper()
 	ctx := context.Background()
 	opened, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "store.db"))
 	if err != nil {
@@ -81,8 +91,12 @@ func startWith(t *testing.T, wrap func(store.Store) store.Store, keys ...server.
 	en := engines{m: map[string]*engine.Engine{"clinic": demotest.Engine(t, "clinic"), "labs": demotest.Engine(t, "labs")}}
 	svc := conversation.New(en, st, conversation.Options{Clock: clk.Now, MessageLimit: 6, PollInterval: 50 * time.Millisecond})
 	t.Cleanup(svc.Close)
-	srv := server.New(svc, en, st.Ping, server.Config{Keys: keys, MaxBody: 4 << 10, Heartbeat: 200 * time.Millisecond,
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	cfg := server.Config{Keys: keys, MaxBody: 4 << 10, Heartbeat: 200 * time.Millisecond,
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	if tune != nil {
+		tune(&cfg)
+	}
+	srv := server.New(svc, en, st.Ping, cfg)
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
 	return &harness{t: t, url: ts.URL, svc: svc, srv: srv, src: demotest.Source(t, "clinic", source.Options{}), clock: clk}
@@ -376,6 +390,7 @@ func TestErrorsAndLimits(t *testing.T) {
 		{"oversize", "POST", "/v1/conversations", `{"question": "` + strings.Repeat("a", 8<<10) + `"}`, 413, "BODY_TOO_LARGE"},
 		{"empty question", "POST", "/v1/conversations", `{"question": " "}`, 400, "BAD_REQUEST"},
 		{"unknown source", "POST", "/v1/conversations", `{"question": "x", "source": "nope"}`, 400, "UNKNOWN_SOURCE"},
+		{"source down", "POST", "/v1/conversations", `{"question": "x", "source": "down"}`, 503, "SOURCE_UNAVAILABLE"},
 		{"unknown conversation", "GET", "/v1/conversations/c_nope", nil, 404, "NOT_FOUND"},
 		{"stale clarification", "POST", "/v1/conversations/" + id + "/messages", `{"answer": {"clarification_id": "q_old", "option_id": "x"}}`, 409, "STALE_CLARIFICATION"},
 		{"bad option", "POST", "/v1/conversations/" + id + "/messages", fmt.Sprintf(`{"answer": {"clarification_id": %q, "option_id": "nope"}}`, r.Clarification.ID), 400, "BAD_REQUEST"},
@@ -416,6 +431,29 @@ func TestErrorsAndLimits(t *testing.T) {
 	}
 	if st := h.do("GET", "/v1/conversations/"+r2.ConversationID, "", nil, &e); st != 404 {
 		t.Errorf("after delete: %d", st)
+	}
+}
+
+// A source that is configured but down is SOURCE_UNAVAILABLE (503) with a
+// Retry-After, not UNKNOWN_SOURCE: the client may try again.
+func TestSourceUnavailableRetryAfter(t *testing.T) {
+	h := start(t)
+	resp, err := http.Post(h.url+"/v1/conversations", "application/json", strings.NewReader(`{"question": "x", "source": "down"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var e struct {
+		Error struct{ Code, Message string }
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&e); err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusServiceUnavailable || e.Error.Code != "SOURCE_UNAVAILABLE" || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("status %d code %q Retry-After %q, want 503 SOURCE_UNAVAILABLE with a Retry-After", resp.StatusCode, e.Error.Code, resp.Header.Get("Retry-After"))
+	}
+	if strings.Contains(e.Error.Message, "unreachable") {
+		t.Errorf("the message carries the error's text: %q", e.Error.Message)
 	}
 }
 
@@ -470,6 +508,32 @@ func TestDroppedTurnResumes(t *testing.T) {
 		if e.id != first[0].id+1+int64(i) {
 			t.Fatalf("event ids after %d: %v, want consecutive", first[0].id, evs)
 		}
+	}
+}
+
+// TestShutdownWaitsForOpeningStream: Shutdown that comes as a stream is
+// being opened either refuses the stream or waits for it; it never returns
+// while a stream it ended is still running.
+func TestShutdownWaitsForOpeningStream(t *testing.T) {
+	h := start(t)
+	waited := make(chan bool, 1)
+	server.SetStreamOpened(h.srv, func() {
+		// the stream is registered and its handler is held here: Shutdown
+		// can only return because its own deadline passed
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		defer cancel()
+		h.srv.Shutdown(ctx)
+		waited <- ctx.Err() != nil
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	resp := h.streamCtx(ctx, "POST", "/v1/conversations", map[string]any{"question": "Show me the patients who have severe wounds"}, 0)
+	defer resp.Body.Close()
+	if evs := readSSE(t, resp.Body, "shutdown"); len(evs) == 0 || evs[len(evs)-1].event != "shutdown" {
+		t.Errorf("events %v, want the stream ended by a shutdown event", kinds(evs))
+	}
+	if !<-waited {
+		t.Error("Shutdown returned while a stream it had ended was still running")
 	}
 }
 
@@ -698,6 +762,54 @@ func TestOpenAPIAndOps(t *testing.T) {
 	var stats map[string]any
 	if st := h.do("GET", "/v1/stats", "", nil, &stats); st != 200 || stats["stats"] == nil {
 		t.Errorf("stats: %d %v", st, stats)
+	}
+}
+
+// TestOpsNeedAKey: with API keys, the metrics and the API description
+// need a key like the API (they name users' sources and error rates);
+// the probes do not.
+func TestOpsNeedAKey(t *testing.T) {
+	h := start(t, server.Key{User: "ana", SHA256: server.HashKey("ana-secret")})
+	for _, p := range []string{"/metrics", "/v1/openapi.json"} {
+		if st := h.do("GET", p, "", nil, nil); st != http.StatusUnauthorized {
+			t.Errorf("%s without a key: %d, want 401", p, st)
+		}
+		if st := h.do("GET", p, "ana-secret", nil, nil); st != http.StatusOK {
+			t.Errorf("%s with a key: %d, want 200", p, st)
+		}
+	}
+	for _, p := range []string{"/healthz", "/readyz"} {
+		if st := h.do("GET", p, "", nil, nil); st != http.StatusOK {
+			t.Errorf("%s without a key: %d, want 200", p, st)
+		}
+	}
+}
+
+// TestStatsPerUser: with keys, /v1/stats counts the caller's own
+// conversations; an admin key sees everyone's.
+func TestStatsPerUser(t *testing.T) {
+	h := start(t, server.Key{User: "ana", SHA256: server.HashKey("ana-secret"), Admin: true},
+		server.Key{User: "bo", SHA256: server.HashKey("bo-secret")},
+		server.Key{User: "cy", SHA256: server.HashKey("cy-secret")})
+	for range 2 {
+		if code := h.do("POST", "/v1/conversations", "bo-secret", map[string]any{"question": "how many wounds", "source": "clinic"}, nil); code != 200 {
+			t.Fatalf("bo's question: %d", code)
+		}
+	}
+	for key, want := range map[string]struct {
+		scope string
+		n     float64
+	}{"ana-secret": {"all", 2}, "bo-secret": {"user", 2}, "cy-secret": {"user", 0}} {
+		var out struct {
+			Scope string         `json:"scope"`
+			Stats map[string]any `json:"stats"`
+		}
+		if code := h.do("GET", "/v1/stats", key, nil, &out); code != 200 {
+			t.Fatalf("%s: %d", key, code)
+		}
+		if out.Scope != want.scope || out.Stats["conversations"] != want.n {
+			t.Errorf("%s: scope %q, %v conversations; want %q, %v", key, out.Scope, out.Stats["conversations"], want.scope, want.n)
+		}
 	}
 }
 

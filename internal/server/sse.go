@@ -47,10 +47,15 @@ func (s *Server) openStream(w http.ResponseWriter, r *http.Request) (*streamWrit
 		sw.shutdown()
 		return sw, true
 	}
+	// added under the lock that Shutdown sets shuttingDown under: a
+	// stream Shutdown sees registered is one it waits for
 	s.open[sw] = struct{}{}
-	s.streamsMu.Unlock()
 	s.streams.Add(1)
+	s.streamsMu.Unlock()
 	s.metrics.streams.Inc()
+	if s.streamOpened != nil {
+		s.streamOpened()
+	}
 	return sw, true
 }
 
