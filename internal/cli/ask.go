@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/clarify"
@@ -98,7 +99,7 @@ func (t *turns) run(ctx context.Context, question string, interactive bool) erro
 			if t.json {
 				t.printJSON(out)
 			} else {
-				printAnswer(t.e.stdout, out.Answer)
+				printAnswer(t.e.stdout, out.Answer, true)
 			}
 			return nil
 		}
@@ -156,8 +157,8 @@ func printClarification(w io.Writer, c *engine.Clarification) {
 		if o.BestGuess {
 			line += "  [best guess]"
 		}
-		if o.Preview != nil {
-			line += fmt.Sprintf("  — %d rows", o.Preview.Rows)
+		if o.Preview != nil && o.Preview.Text != "" {
+			line += "  — " + o.Preview.Text
 		}
 		fmt.Fprintln(w, line)
 	}
@@ -169,94 +170,13 @@ func printClarification(w io.Writer, c *engine.Clarification) {
 	}
 }
 
-func printAnswer(w io.Writer, a *engine.Answer) {
-	fmt.Fprintln(w, a.Statement)
-	if len(a.Assumptions) > 0 {
-		fmt.Fprintln(w, "Assumptions (ask again to change them):")
-		for _, x := range a.Assumptions {
-			alts := make([]string, 0, len(x.Alternatives))
-			for _, alt := range x.Alternatives {
-				alts = append(alts, alt.Label)
-			}
-			line := "  - " + x.Text
-			if len(alts) > 0 {
-				line += " (other choices: " + strings.Join(alts, "; ") + ")"
-			}
-			fmt.Fprintln(w, line)
-		}
-	}
-	fmt.Fprintln(w, "SQL:")
-	fmt.Fprintln(w, "  "+a.SQL)
-	if len(a.Params) > 0 {
-		fmt.Fprintf(w, "  params: %v\n", a.Params)
-	}
-	printTable(w, a)
-	more := ""
-	if a.Truncated {
-		more = ", truncated"
-	}
-	fmt.Fprintf(w, "(%d rows%s, %.1f ms)\n", a.RowCount, more, a.TimingsMS["total"])
-	for _, s := range a.Suggestions {
-		fmt.Fprintf(w, "  → %s: %s\n", s.Title, s.Prompt)
-	}
-	for _, n := range a.Notes {
-		fmt.Fprintf(w, "note: %s\n", n)
-	}
-	for _, warn := range a.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", warn)
-	}
-}
-
-func printTable(w io.Writer, a *engine.Answer) {
-	const maxRows = 50
-	cells := [][]string{}
-	head := make([]string, len(a.Columns))
-	for i, c := range a.Columns {
-		head[i] = c.Name
-	}
-	cells = append(cells, head)
-	for i, r := range a.Rows {
-		if i == maxRows {
-			break
-		}
-		row := make([]string, len(r))
-		for j, v := range r {
-			row[j] = cell(v)
-		}
-		cells = append(cells, row)
-	}
-	widths := make([]int, len(head))
-	for _, r := range cells {
-		for j, s := range r {
-			if j < len(widths) && len([]rune(s)) > widths[j] {
-				widths[j] = min(len([]rune(s)), 40)
-			}
-		}
-	}
-	for _, r := range cells {
-		parts := make([]string, len(r))
-		for j, s := range r {
-			if rs := []rune(s); len(rs) > 40 {
-				s = string(rs[:39]) + "…"
-			}
-			parts[j] = s + strings.Repeat(" ", max(0, widths[j]-len([]rune(s))))
-		}
-		fmt.Fprintln(w, strings.TrimRight(strings.Join(parts, "  "), " "))
-	}
-	if len(a.Rows) > maxRows {
-		fmt.Fprintf(w, "… %d more rows (use --json for all)\n", len(a.Rows)-maxRows)
-	}
-}
-
 func cell(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return ""
 	case float64:
-		if x == float64(int64(x)) && x < 1e15 && x > -1e15 {
-			return fmt.Sprintf("%d", int64(x))
-		}
-		return fmt.Sprintf("%.4g", x)
+		// exact: the shortest text that reads back as the same number
+		return strconv.FormatFloat(x, 'f', -1, 64)
 	}
 	return fmt.Sprint(v)
 }

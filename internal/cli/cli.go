@@ -30,6 +30,7 @@ const usage = `clarify — ask a SQL database questions in plain language
 Usage:
   clarify serve [--addr HOST:PORT] [--store sqlite:PATH|postgres://…]
   clarify ask "QUESTION" [--source NAME | --db DSN --model FILE] [--no-ask] [--json]
+  clarify chat [--source NAME] [--store sqlite:PATH|postgres://…] [--no-ask]   a conversation with follow-ups
   clarify eval SUITE.yaml… [--json FILE] [--min-accuracy X] [--max-false-ask X] [--max-missed-ask X] [--min-error-match X]
   clarify model check FILE [--db DSN]
   clarify model init --db DSN [--out FILE] [--name NAME]
@@ -62,6 +63,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	switch args[0] {
 	case "ask":
 		err = e.ask(ctx, args[1:])
+	case "chat":
+		err = e.chat(ctx, args[1:])
 	case "eval":
 		err = e.eval(ctx, args[1:])
 	case "model":

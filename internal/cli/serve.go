@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -27,6 +28,14 @@ func (e *env) serve(ctx context.Context, args []string) error {
 	c.register(fs)
 	addr := fs.String("addr", "", "listen address (env CLARIFY_ADDR, default 127.0.0.1:8080)")
 	storeDSN := fs.String("store", "", "store: sqlite:PATH or postgres://… (env CLARIFY_STORE, default sqlite:DATA_DIR/clarify.db)")
+	tlsCert := fs.String("tls-cert", "", "serve HTTPS with this PEM certificate (with --tls-key)")
+	tlsKey := fs.String("tls-key", "", "the PEM private key of --tls-cert")
+	insecure := fs.Bool("allow-insecure-keys", false, "allow API keys over plain HTTP beyond loopback (behind a TLS proxy)")
+	var hosts []string
+	fs.Func("allowed-host", "a name clients may use in Host besides loopback names and IP addresses (repeatable)", func(v string) error {
+		hosts = append(hosts, v)
+		return nil
+	})
 	if _, err := parse(fs, args); err != nil {
 		return usagef("%v", err)
 	}
@@ -38,12 +47,32 @@ func (e *env) serve(ctx context.Context, args []string) error {
 		cfg = &config.Config{}
 	}
 	listen := first(*addr, getenv("CLARIFY_ADDR"), cfg.Server.Addr, "127.0.0.1:8080")
+	if *tlsCert != "" || *tlsKey != "" {
+		cfg.Server.TLSCert, cfg.Server.TLSKey = *tlsCert, *tlsKey
+	}
+	if *insecure {
+		cfg.Server.AllowInsecureHTTP = true
+	}
+	cfg.Server.AllowedHosts = append(cfg.Server.AllowedHosts, hosts...)
+	if err := cfg.Validate(); err != nil {
+		return usagef("%v", err)
+	}
+	tlsConf, err := loadTLS(cfg.Server.TLSCert, cfg.Server.TLSKey)
+	if err != nil {
+		return err
+	}
 	dsn := first(*storeDSN, getenv("CLARIFY_STORE"), cfg.Server.Store, "sqlite:"+filepath.Join(dir, "clarify.db"))
 	log := slog.New(slog.NewJSONHandler(e.stderr, nil))
 
 	var keys []server.Key
 	for _, k := range cfg.Server.APIKeys {
-		keys = append(keys, server.Key{User: k.User, SHA256: k.SHA256})
+		keys = append(keys, server.Key{User: k.User, SHA256: k.SHA256, Admin: k.Admin})
+	}
+	// checked before anything is opened or generated
+	err = server.CheckListen(listen, server.ListenOptions{Keys: len(keys) > 0, TLS: tlsConf != nil,
+		AllowInsecureHTTP: cfg.Server.AllowInsecureHTTP})
+	if err != nil {
+		return err
 	}
 	reg := registry.New(cfg, dir, e.registryOptions())
 	defer reg.Close()
@@ -65,21 +94,31 @@ func (e *env) serve(ctx context.Context, args []string) error {
 		poll = 5 * time.Second
 	}
 	svc := conversation.New(registry.Engines{Registry: reg}, st, conversation.Options{
-		TTL: cfg.Server.ClarificationTTL, MessageLimit: cfg.Server.MessageLimit, PollInterval: poll, Log: log})
+		TTL: cfg.Server.ClarificationTTL, MessageLimit: cfg.Server.MessageLimit, PollInterval: poll, Log: log,
+		Keep: time.Duration(cfg.Conversations.Keep)})
 	defer svc.Close()
-	srv := server.New(svc, reg, st.Ping, server.Config{Keys: keys, AllowedOrigins: cfg.Server.AllowedOrigins, Log: log, Web: webHandler()})
-	if err := srv.CheckListen(listen); err != nil {
-		return err
-	}
+	srv := server.New(svc, reg, st.Ping, server.Config{Keys: keys, AllowedOrigins: cfg.Server.AllowedOrigins,
+		AllowedHosts: cfg.Server.AllowedHosts, RateLimit: rateLimit(cfg.Server.RateLimit), Log: log, Web: webHandler()})
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", listen, err)
 	}
 	hs := srv.HTTPServer(listen)
 	hs.BaseContext = func(net.Listener) context.Context { return context.WithoutCancel(ctx) }
-	fmt.Fprintf(e.stdout, "clarify serving on http://%s (store %s, data %s)\n", ln.Addr(), redactDSN(dsn), dir)
+	scheme := "http"
+	if tlsConf != nil {
+		scheme = "https"
+		hs.TLSConfig = tlsConf
+	}
+	fmt.Fprintf(e.stdout, "clarify serving on %s://%s (store %s, data %s)\n", scheme, ln.Addr(), redactDSN(dsn), dir)
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() {
+		if tlsConf != nil {
+			errc <- hs.ServeTLS(ln, "", "") // the certificate is in hs.TLSConfig
+			return
+		}
+		errc <- hs.Serve(ln)
+	}()
 	select {
 	case err := <-errc:
 		return err
@@ -93,6 +132,18 @@ func (e *env) serve(ctx context.Context, args []string) error {
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	return nil
+}
+
+// loadTLS reads a certificate and its key; with neither, nil (plain HTTP).
+func loadTLS(certFile, keyFile string) (*tls.Config, error) {
+	if certFile == "" && keyFile == "" {
+		return nil, nil
+	}
+	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		return nil, fmt.Errorf("load TLS certificate: %w", err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
 }
 
 func first(vals ...string) string {
@@ -110,4 +161,19 @@ func redactDSN(dsn string) string {
 		return u
 	}
 	return dsn
+}
+
+// rateLimit is the server's rate limit from the config's: the default
+// for each absent field, the configured value (0: off) for the others.
+func rateLimit(c config.RateLimit) *server.RateLimit {
+	rl := server.DefaultRateLimit()
+	for _, f := range []struct {
+		from *int
+		to   *int
+	}{{c.QuestionsPerMinute, &rl.QuestionsPerMinute}, {c.Burst, &rl.Burst}, {c.ConcurrentTurns, &rl.ConcurrentTurns}} {
+		if f.from != nil {
+			*f.to = *f.from
+		}
+	}
+	return &rl
 }

@@ -1,0 +1,4 @@
+package cli
+
+// RateLimit exposes rateLimit to tests.
+var RateLimit = rateLimit
