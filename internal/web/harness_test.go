@@ -45,7 +45,7 @@ func (e engines) Engine(_ context.Context, s string) (*engine.Engine, error) {
 	if en, ok := e.m[s]; ok {
 		return en, nil
 	}
-	return nil, fmt.Errorf("unknown source %q", s)
+	return nil, &registry.UnknownSourceError{Name: s}
 }
 func (e engines) Default() string { return "clinic" }
 func (e engines) Names() []string { return []string{"clinic", "labs"} }
@@ -61,7 +61,15 @@ type site struct {
 	tap *tap
 }
 
+// startSite serves the page and the API with the default rate limits,
+// which a person clicking through the page must never meet.
 func startSite(t *testing.T, keys ...server.Key) *site {
+	t.Helper()
+	return startSiteLimited(t, nil, keys...)
+}
+
+// startSiteLimited is startSite with the rate limit rl (nil: defaults).
+func startSiteLimited(t *testing.T, rl *server.RateLimit, keys ...server.Key) *site {
 	t.Helper()
 	browserContext(t) // no browser, no point: skip (or fail in CI) at once
 	ctx := context.Background()
@@ -77,7 +85,8 @@ func startSite(t *testing.T, keys ...server.Key) *site {
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	svc := conversation.New(en, st, conversation.Options{PollInterval: 50 * time.Millisecond, Log: quiet})
 	t.Cleanup(svc.Close)
-	srv := server.New(svc, en, st.Ping, server.Config{Web: web.Handler(), Keys: keys, Heartbeat: 2 * time.Second, Log: quiet})
+	srv := server.New(svc, en, st.Ping, server.Config{Web: web.Handler(), Keys: keys, Heartbeat: 2 * time.Second,
+		RateLimit: rl, Log: quiet})
 	tp := &tap{}
 	ts := httptest.NewServer(tp.wrap(srv.Handler()))
 	t.Cleanup(func() {

@@ -13,9 +13,10 @@ import (
 
 var screenshots = flag.Bool("screenshots", false, "write the screenshots in docs/img (go test ./internal/web -run TestScreenshots -screenshots)")
 
-// TestScreenshots writes the pictures of the chat that the README shows:
-// the empty page, a clarification, an answer with its chart and
-// assumptions, and the same at 375 px wide.
+// TestScreenshots writes the pictures of the chat that the README shows,
+// on a desktop and at 375 px wide: the empty page, a clarification, an
+// answer with its chart and assumptions, a table of values read by
+// meaning, the preferences and the history of past conversations.
 func TestScreenshots(t *testing.T) {
 	if !*screenshots {
 		t.Skip("writes docs/img only with -screenshots")
@@ -68,6 +69,19 @@ func TestScreenshots(t *testing.T) {
 	shoot(p, "preferences.png")
 	p.do(chromedp.Click(chromedp.ID("prefs-close")))
 
+	// a table: dates, Yes/No, units and names read by meaning
+	p.do(chromedp.Click(chromedp.ID("new-conversation")))
+	p.selectSource("clinic")
+	p.ask("Show me the large wounds")
+	p.waitAnswer(1)
+	evalJS[chromedp.Void](p, `document.querySelector(".card.answer").scrollIntoView({block: "start"})`)
+	shoot(p, "answer-table.png")
+
+	p.do(chromedp.Click(chromedp.ID("history-open")))
+	p.wait("the history", `document.querySelector("#history[open] .history-item") !== null`)
+	shoot(p, "history.png")
+	p.do(chromedp.Click(chromedp.ID("history-close")))
+
 	m := openPage(t, startSite(t)) // its own origin: nothing stored by the first page
 	m.do(chromedp.EmulateViewport(375, 812, chromedp.EmulateScale(2), chromedp.EmulateMobile))
 	m.open("/")
@@ -80,4 +94,18 @@ func TestScreenshots(t *testing.T) {
 	m.waitAnswer(1)
 	evalJS[chromedp.Void](m, `document.querySelector(".card.answer").scrollIntoView({block: "start"})`)
 	shoot(m, "mobile-answer.png")
+	m.do(chromedp.Click(chromedp.ID("new-conversation")))
+	m.selectSource("labs")
+	m.do(chromedp.Click(chromedp.CSS(`label.switch:has(#no-ask)`)))
+	m.ask("Plot vitamin D for John Doe")
+	m.waitAnswer(1)
+	evalJS[chromedp.Void](m, `document.querySelector(".card.answer").scrollIntoView({block: "start"})`)
+	shoot(m, "mobile-chart.png")
+	m.do(chromedp.Click(chromedp.ID("prefs-open")))
+	m.wait("the preferences", `document.querySelector("#prefs[open]") !== null`)
+	shoot(m, "mobile-preferences.png")
+	m.do(chromedp.Click(chromedp.ID("prefs-close")))
+	m.do(chromedp.Click(chromedp.ID("history-open")))
+	m.wait("the history", `document.querySelector("#history[open] .history-item") !== null`)
+	shoot(m, "mobile-history.png")
 }

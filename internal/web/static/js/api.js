@@ -104,12 +104,38 @@ export function parseSSE(buffer) {
   return { events, rest };
 }
 
+// CLOSE_MS is how long a stream may stay open after its turn's done event
+// before the page stops waiting for the server to close it.
+const CLOSE_MS = 60000;
+
+// draining holds the readers of finished streams until the server closes
+// them: a reader nothing refers to may be garbage-collected, and the
+// browser then cancels its request.
+const draining = new Set();
+
+// drain reads a finished turn's stream to its end in the background, so
+// the request ends as the server closes it (not as an aborted request),
+// and gives up on a server that keeps it open past CLOSE_MS.
+function drain(reader) {
+  draining.add(reader);
+  const end = () => { clearTimeout(timer); draining.delete(reader); };
+  const timer = setTimeout(() => reader.cancel().catch(() => {}), CLOSE_MS);
+  const next = () => reader.read().then(({ done }) => (done ? end() : next()), end);
+  next();
+}
+
 // stream runs a request whose answer is an event stream and calls onEvent
 // for each event. It resolves with how the stream ended: "done" (the
 // turn's last event arrived), "dropped" (the connection ended or broke
 // before), or "aborted" (signal). Errors the server sends before the
 // stream starts throw APIError.
-export async function stream(method, path, body, onEvent, { lastEventID = 0, signal } = {}) {
+//
+// It resolves at done, and the rest of the stream is read in the
+// background: the server closes a turn's stream itself, and a page that
+// cancelled it would log every turn as an aborted request. A stream that
+// follows a conversation (follow: true, the events endpoint) stays open
+// on the server, so it is left at once.
+export async function stream(method, path, body, onEvent, { lastEventID = 0, signal, follow = false } = {}) {
   const init = { method, headers: headers({ Accept: "text/event-stream" }), cache: "no-store", signal };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
@@ -146,7 +172,11 @@ export async function stream(method, path, body, onEvent, { lastEventID = 0, sig
         }
         onEvent(ev);
         if (ev.event === "done") {
-          await reader.cancel().catch(() => {});
+          if (follow) {
+            await reader.cancel().catch(() => {});
+            return "done";
+          }
+          drain(reader); // nothing follows done but the close
           return "done";
         }
       }

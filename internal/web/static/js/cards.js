@@ -2,8 +2,8 @@
 // steps, the clarification card, the answer card and the error card.
 
 import { h, icon, uid, announce } from "./dom.js";
-import { formatMS, formatNumber, humanize, methodLabel, plural, slotLabel } from "./format.js";
-import { resultsTable } from "./table.js";
+import { describeColumn, formatMS, humanize, methodLabel, normalizeText, plural, slotLabel } from "./format.js";
+import { csvName, downloadCSV, resultsTable } from "./table.js";
 import { chartView } from "./chart.js";
 
 export const SKIP_TEXT = "I don't know — use your best judgment";
@@ -72,6 +72,32 @@ function sentence(t) {
   return x.charAt(0).toUpperCase() + x.slice(1) + (/[.!?]$/.test(x) ? "" : ".");
 }
 
+// What a kind of assumption decides, when its text does not start with
+// the user's own words.
+const TOPICS = {
+  time_window: "Time period",
+  format: "Table or plot",
+  latest_or_history: "Latest or all results",
+  scope: "Whose data",
+  ranking_metric: "How to rank",
+  aggregation: "What to compute",
+  value_ambiguity: "Which value",
+  column_ambiguity: "Which column",
+  table_ambiguity: "Which data",
+  unknown_term: "A word I don't know",
+  spelling: "Spelling",
+};
+
+// assumptionWords names what an assumption is about the way the user put
+// it: the words quoted at the start of its text (“severe” for the text
+// "severe" = Full thickness, whatever the slot is called), else what its
+// kind decides.
+export function assumptionWords(a) {
+  const m = /^\s*["“]([^"”]+)["”]/.exec(a.text || "");
+  if (m) return `“${m[1]}”`;
+  return TOPICS[a.kind] || slotLabel(a.slot || "");
+}
+
 // assumptionChips lists assumptions; with onChange each chip opens its
 // alternatives, and choosing one calls onChange(assumption, alternative).
 function assumptionChips(list, onChange) {
@@ -104,7 +130,7 @@ function assumptionChips(list, onChange) {
       chip.setAttribute("aria-expanded", "true");
       panel.id = id;
       panel.replaceChildren(
-        h("p", { class: "chip-why" }, h("strong", {}, `${slotLabel(a.slot)}: `), a.why ? sentence(a.why) : `${methodLabel(a.method)}.`),
+        h("p", { class: "chip-why" }, h("strong", { class: "chip-topic" }, assumptionWords(a)), " — ", a.why ? sentence(a.why) : sentence(methodLabel(a.method))),
         h("p", { class: "chip-current" }, icon("check"), " Now: ", a.text),
         h("p", { class: "chip-instead", id: `${id}-h` }, "Use instead:"),
         h("ul", { class: "alt-list", "aria-labelledby": `${id}-h` }, alts.map((alt) => h("li", {},
@@ -135,7 +161,7 @@ export function clarificationCard(c, { assumptions = [], onAnswer } = {}) {
     const id = uid("o");
     const input = h("input", { type: "radio", name, id, value: o.id, checked: !!o.best_guess });
     radios.push(input);
-    const rows = o.preview && typeof o.preview.rows === "number" ? plural(o.preview.rows, "row") : null;
+    const rows = o.preview && o.preview.text ? o.preview.text : o.preview && typeof o.preview.rows === "number" ? plural(o.preview.rows, "row") : null;
     return h("div", { class: `option${o.best_guess ? " best" : ""}` },
       input,
       h("label", { for: id },
@@ -241,11 +267,81 @@ export function clarificationCard(c, { assumptions = [], onAnswer } = {}) {
   return form;
 }
 
-// formatSQL puts the main clauses of a one-line statement on lines of
-// their own; quoted names and strings are left untouched.
+const CLAUSES = ["SELECT DISTINCT", "SELECT", "FROM", "WHERE", "GROUP BY", "HAVING", "ORDER BY", "LIMIT", "OFFSET",
+  "UNION ALL", "UNION", "EXCEPT", "INTERSECT", "WINDOW", "LEFT OUTER JOIN", "RIGHT OUTER JOIN", "FULL OUTER JOIN",
+  "LEFT JOIN", "RIGHT JOIN", "FULL JOIN", "INNER JOIN", "CROSS JOIN", "JOIN"];
+const SQL_TOKEN = /"(?:[^"]|"")*"|'(?:[^']|'')*'|`[^`]*`|\s+|[A-Za-z_][A-Za-z0-9_$]*|./gs;
+
+// formatSQL lays a one-line statement out for reading: each clause of the
+// outer query on a line of its own, a select list of several items and
+// the AND/OR of a condition one to a line, indented. Quoted names and
+// strings, and subqueries, are left as they are. For display only: what
+// is copied is the statement as it ran.
 export function formatSQL(sql) {
-  const parts = String(sql).split(/("(?:[^"]|"")*"|'(?:[^']|'')*'|`[^`]*`)/);
-  return parts.map((p, i) => (i % 2 ? p : p.replace(/\s+(FROM|WHERE|GROUP BY|HAVING|ORDER BY|LIMIT|UNION ALL|UNION|(?:LEFT |INNER |RIGHT |FULL )?JOIN)\b/g, "\n$1"))).join("").trim();
+  const toks = String(sql).trim().match(SQL_TOKEN) || [];
+  const out = [];
+  const isWS = (t) => /^\s+$/.test(t);
+  const newline = (indent) => {
+    while (out.length && isWS(out[out.length - 1])) out.pop();
+    if (out.length) out.push(`\n${indent}`);
+  };
+  // clauseAt matches a clause keyword of one to three words at toks[i]
+  const clauseAt = (i) => {
+    const words = [];
+    for (let j = i; j < toks.length && words.length < 3; j++) {
+      if (isWS(toks[j])) continue;
+      if (!/^[A-Za-z]/.test(toks[j])) break;
+      words.push({ w: toks[j].toUpperCase(), end: j });
+    }
+    for (let n = words.length; n > 0; n--) {
+      const kw = words.slice(0, n).map((x) => x.w).join(" ");
+      if (CLAUSES.includes(kw)) return { kw, end: words[n - 1].end };
+    }
+    return null;
+  };
+  // listed reports whether the select list from toks[i] has several items
+  const listed = (i) => {
+    let depth = 0;
+    for (let j = i; j < toks.length; j++) {
+      const t = toks[j];
+      if (t === "(") depth++;
+      else if (t === ")") depth--;
+      else if (depth === 0 && t === ",") return true;
+      else if (depth === 0 && /^[A-Za-z]/.test(t) && clauseAt(j)) return false;
+    }
+    return false;
+  };
+  let depth = 0, clause = "", between = false, items = false, indentNext = false;
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (indentNext && !isWS(t)) { newline("  "); indentNext = false; }
+    if (t === "(") depth++;
+    if (t === ")") depth--;
+    if (depth === 0 && /^[A-Za-z]/.test(t)) {
+      const c = clauseAt(i);
+      if (c) {
+        const join = c.kw.endsWith("JOIN");
+        newline(join ? "  " : "");
+        out.push(c.kw);
+        i = c.end;
+        clause = join ? "ON" : c.kw;
+        items = c.kw.startsWith("SELECT") && listed(i + 1);
+        indentNext = items;
+        between = false;
+        continue;
+      }
+      const up = t.toUpperCase();
+      if (up === "BETWEEN") between = true;
+      if ((up === "AND" || up === "OR") && ["WHERE", "HAVING", "ON"].includes(clause)) {
+        if (up === "AND" && between) between = false;
+        else { newline(clause === "ON" ? "    " : "  "); out.push(up); continue; }
+      }
+    }
+    if (out.length === 0 && isWS(t)) continue;
+    out.push(t);
+    if (t === "," && depth === 0 && items) indentNext = true;
+  }
+  return out.join("").trim();
 }
 
 function copyButton(getText) {
@@ -273,7 +369,7 @@ function copyButton(getText) {
 
 // answerCard shows an answer: what was computed, the assumptions behind it
 // (changeable), the rows as a table or chart, the SQL, and follow-ups.
-export function answerCard(a, { onChange, onSuggestion } = {}) {
+export function answerCard(a, { onChange, onSuggestion, asked = [] } = {}) {
   const titleID = uid("ans");
   const seen = new Set();
   const assumed = [...(a.assumptions || []), ...(a.open_questions || [])].filter((x) => !seen.has(x.slot) && seen.add(x.slot));
@@ -289,7 +385,9 @@ export function answerCard(a, { onChange, onSuggestion } = {}) {
   const views = h("div", { class: "views" });
   let toggle = null;
   if (single) {
-    views.append(h("p", { class: "big-number" }, h("span", { class: "big-value" }, formatNumber(rows[0][0], cols[0].name)), h("span", { class: "big-label" }, humanize(cols[0].name))));
+    const f = describeColumn(cols[0], [rows[0][0]]);
+    const v = f.format(rows[0][0]);
+    views.append(h("p", { class: "big-number" }, h("span", { class: "big-value" }, v.exact || v.text), h("span", { class: "big-label" }, f.heading || humanize(cols[0].name))));
   } else if (chart) {
     const tBtn = h("button", { type: "button", class: "seg", "aria-pressed": "false" }, icon("table"), "Table");
     const cBtn = h("button", { type: "button", class: "seg", "aria-pressed": "true" }, icon("chart"), "Chart");
@@ -300,6 +398,7 @@ export function answerCard(a, { onChange, onSuggestion } = {}) {
       cBtn.setAttribute("aria-pressed", String(isChart));
       tBtn.setAttribute("aria-pressed", String(!isChart));
       if (isChart) requestAnimationFrame(() => chart.draw());
+      else if (table.isConnected) table.fit();
     };
     tBtn.addEventListener("click", () => show("table"));
     cBtn.addEventListener("click", () => show("chart"));
@@ -315,14 +414,27 @@ export function answerCard(a, { onChange, onSuggestion } = {}) {
     a.truncated ? h("span", { class: "truncated" }, " · only the first rows are shown") : null,
     total !== undefined ? h("span", { class: "timing" }, ` · ${formatMS(total)}`) : null);
 
+  const csv = cols.length ? h("button", { type: "button", class: "btn small csv", title: `Download the ${plural(rows.length, "row")} of this answer as a CSV file`,
+    onclick: () => downloadCSV(csvName(a.statement), cols, rows) }, icon("download"), "Download CSV") : null;
+
   const sql = a.sql ? h("details", { class: "sql" },
     h("summary", {}, icon("code"), "The SQL behind this answer"),
-    h("pre", { tabindex: "0" }, h("code", {}, formatSQL(a.sql))),
+    h("pre", { tabindex: "0" }, h("code", {}, a.sql_formatted || formatSQL(a.sql))),
     a.params && a.params.length ? h("p", { class: "params" }, "Parameters, in order: ", a.params.map((p) => JSON.stringify(p)).join(", ")) : null,
     h("div", { class: "sql-actions" }, copyButton(() => a.sql))) : null;
 
-  const sugg = (a.suggestions || []).length ? h("div", { class: "suggestions", role: "group", "aria-label": "Ask next" },
-    (a.suggestions || []).map((sg) => h("button", { type: "button", class: "pill", title: sg.prompt, onclick: () => onSuggestion && onSuggestion(sg.prompt) }, sg.title || sg.prompt))) : null;
+  // follow-ups never repeat what was just asked, in their prompt or in
+  // their title ("Wounds by type" after "wounds by type?"), nor each other
+  const done = new Set(asked.map(normalizeText).filter(Boolean));
+  const next = [];
+  for (const sg of a.suggestions || []) {
+    const prompt = normalizeText(sg.prompt);
+    if (!prompt || done.has(prompt) || done.has(normalizeText(sg.title))) continue;
+    done.add(prompt);
+    next.push(sg);
+  }
+  const sugg = next.length ? h("div", { class: "suggestions", role: "group", "aria-label": "Ask next" },
+    next.map((sg) => h("button", { type: "button", class: "pill", title: sg.prompt, onclick: () => onSuggestion && onSuggestion(sg.prompt) }, sg.title || sg.prompt))) : null;
 
   const warnings = (a.warnings || []).length ? h("ul", { class: "warnings" }, a.warnings.map((w) => h("li", {}, icon("alert"), w))) : null;
   const notes = (a.notes || []).length ? h("ul", { class: "notes" }, a.notes.map((n) => h("li", {}, n))) : null;
@@ -332,7 +444,7 @@ export function answerCard(a, { onChange, onSuggestion } = {}) {
     chips,
     warnings,
     notes,
-    h("div", { class: "result-bar" }, meta, toggle),
+    h("div", { class: "result-bar" }, meta, toggle || csv ? h("div", { class: "result-tools" }, csv, toggle) : null),
     views,
     sql,
     sugg);
@@ -340,7 +452,26 @@ export function answerCard(a, { onChange, onSuggestion } = {}) {
     card.classList.add("retired");
     if (chips && chips.retire) chips.retire();
   };
-  card.afterAttach = () => { if (chart && !chart.hidden) chart.draw(); };
+  card.afterAttach = () => {
+    if (chart && !chart.hidden) chart.draw();
+    if (table && !table.hidden) table.fit();
+  };
+  return card;
+}
+
+// unusableCard answers a message with nothing to look up (an emoji, only
+// punctuation): it says why, and offers questions that work instead of a
+// retry that could only fail again.
+export function unusableCard(text, examples, onExample) {
+  const shown = String(text).trim();
+  const pills = (examples || []).map((q) => h("button", { type: "button", class: "pill", onclick: () => onExample(q) }, q));
+  const card = h("div", { class: "card notice unusable" },
+    h("p", { class: "notice-title" }, icon("spark"), h("strong", {}, "I need words to work with")),
+    h("p", {}, shown ? `“${shown}” has no words or numbers I could look up in the data. ` : "", "Ask in words what you want to know — name the things and numbers you are after."),
+    pills.length
+      ? h("div", { class: "examples", role: "group", "aria-label": "Questions to try" }, h("p", { class: "examples-title" }, "For example"), pills)
+      : h("p", { class: "hint" }, "For example: “How many … per …?” or “Show the … with the highest …”."));
+  card.focusFirst = () => { if (pills[0]) pills[0].focus({ preventScroll: true }); };
   return card;
 }
 

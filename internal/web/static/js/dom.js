@@ -60,6 +60,7 @@ export function icon(name) {
     table: "M4 5h16v14H4zM4 10h16M4 15h16M10 5v14",
     chart: "M4 19h16M6 16l4-5 3 3 5-7",
     code: "M9 8l-4 4 4 4M15 8l4 4-4 4",
+    download: "M12 4v11M7 10l5 5 5-5M5 20h14",
     spark: "M12 3v4M12 17v4M3 12h4M17 12h4M6 6l2.5 2.5M15.5 15.5 18 18M6 18l2.5-2.5M15.5 8.5 18 6",
   };
   return s("svg", { viewBox: "0 0 24 24", "aria-hidden": "true", focusable: "false", class: `icon icon-${name}` },

@@ -4,9 +4,10 @@
 
 import * as api from "./api.js";
 import { h, announce } from "./dom.js";
-import { userMessage, assistantNote, divider, steps, clarificationCard, answerCard, errorCard, keyPrompt } from "./cards.js";
+import { userMessage, assistantNote, divider, steps, clarificationCard, answerCard, errorCard, keyPrompt, unusableCard, assumptionWords } from "./cards.js";
 import { openPreferences } from "./prefs.js";
-import { slotLabel } from "./format.js";
+import { openHistory } from "./history.js";
+import { hasWords, slotLabel } from "./format.js";
 
 const $ = (id) => document.getElementById(id);
 const messages = $("messages");
@@ -40,6 +41,8 @@ const state = {
   lastEventID: 0,
   fresh: false, // the next message starts a new conversation
   question: "",
+  limit: Number(question.maxLength) > 0 ? Number(question.maxLength) : 2000,
+  lastText: "", // what the user typed last: follow-ups never repeat it
   retirable: [],
 };
 
@@ -54,8 +57,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // --- the log ----------------------------------------------------------
 
 function add(el) {
-  const empty = messages.querySelector(".empty");
-  if (empty) empty.remove();
+  const intro = messages.querySelector(":scope > .empty-state");
+  if (intro) intro.remove();
   messages.append(el);
   if (el.afterAttach) el.afterAttach();
   el.scrollIntoView({ block: "nearest", behavior: calm.matches ? "auto" : "smooth" });
@@ -81,7 +84,7 @@ function retireAll() {
 function emptyState() {
   const src = state.sources.find((x) => x.name === state.source);
   const examples = EXAMPLES[state.source] || [];
-  messages.replaceChildren(h("section", { class: "empty", "aria-labelledby": "empty-title" },
+  messages.replaceChildren(h("section", { class: "empty-state", "aria-labelledby": "empty-title" },
     h("h1", { id: "empty-title" }, "Ask your data a question"),
     h("p", { class: "lead" }, "I answer in plain language and show the SQL. When a question could mean more than one thing, I ask instead of guessing — and every assumption I make is listed, so you can change it."),
     src ? h("div", { class: "source-card" }, h("p", { class: "source-name" }, src.name), src.description ? h("p", {}, src.description) : null) : null,
@@ -123,13 +126,16 @@ const PLAIN = {
   TIMEOUT: "The query took too long",
   SESSION_BUSY: "This conversation is busy with another request",
   MESSAGE_LIMIT: "This conversation is full",
+  RATE_LIMITED: "You're asking faster than this server allows — wait a moment",
   CLARIFICATION_EXPIRED: "That question expired",
   STALE_CLARIFICATION: "That question was already answered",
   NOT_FOUND: "I can't find this conversation any more",
   UNKNOWN_SOURCE: "That data source isn't available",
+  SOURCE_UNAVAILABLE: "That data source can't be reached right now",
   BAD_REQUEST: "I couldn't use that request",
   BODY_TOO_LARGE: "That message is too long",
   FORBIDDEN: "The server refused the request",
+  HOST_NOT_ALLOWED: "The server doesn't answer under this address",
   NETWORK: "Clarify can't be reached",
   INTERRUPTED: "The answer was interrupted",
   INTERNAL: "Something went wrong on the server",
@@ -147,9 +153,11 @@ function showError(err, turn, retry) {
   }
   const actions = [];
   const fresh = ["MESSAGE_LIMIT", "CLARIFICATION_EXPIRED", "NOT_FOUND", "INTERRUPTED"].includes(err.code);
-  if (err.code === "SCOPE_REQUIRED" && noAsk.checked && state.question) {
+  if (err.code === "SCOPE_REQUIRED" && state.question) {
+    // scope is never guessed: ask it, in every mode (the answer-at-once
+    // switch and the server's "never ask me" stay as they are)
     const q = state.question;
-    actions.push({ label: "Let me choose", icon: "retry", onClick: () => { noAsk.checked = false; store.set(NO_ASK_STORAGE, "0"); startFresh(); submitText(q); } });
+    actions.push({ label: "Let me choose", icon: "retry", onClick: () => { startFresh(); submitText(q, { askScope: true }); } });
   } else if (fresh && state.question) {
     const q = state.question;
     actions.push({ label: "Ask again in a new conversation", icon: "retry", onClick: () => { startFresh(); submitText(q); } });
@@ -165,6 +173,31 @@ function showError(err, turn, retry) {
   (turn || messages).append(card);
   announce(`${plainTitle(err.code)}. ${err.message || ""}`);
   return card;
+}
+
+// examples are questions that work on the current source: the page's own
+// for the demo data, else the suggestions of the last answer.
+function examples() {
+  if (EXAMPLES[state.source]) return EXAMPLES[state.source];
+  const last = [...messages.querySelectorAll(".card.answer .suggestions .pill")].slice(-3);
+  return last.map((b) => b.title).filter(Boolean);
+}
+
+// showUnusable answers a message with nothing to look up without sending
+// it (or after the server refused it as empty): why, and what to ask.
+function showUnusable(text, turn) {
+  const card = unusableCard(text, examples(), (q) => { startFresh(); submitText(q); });
+  if (turn) turn.append(card);
+  else add(h("section", { class: "turn", "aria-label": "Clarify's answer" }, card));
+  announce("I need words to work with. Ask in words what you want to know; there are examples to try.");
+  return card;
+}
+
+// unusable shows the server's refusal of an empty message (an emoji, only
+// punctuation) as such: a retry would fail the same way. Else null.
+function unusable(err, ctx) {
+  if (err.code !== "BAD_REQUEST" || !ctx.text || hasWords(ctx.text) && !/\bempty\b|\bno words\b/i.test(err.message)) return null;
+  return showUnusable(ctx.text, ctx.turn);
 }
 
 function askForKey(retry) {
@@ -188,7 +221,7 @@ async function runTurn({ method, path, body, retry, onFail, change }) {
   setBusy(true);
   const live = steps();
   const turn = add(h("section", { class: "turn", "aria-label": "Clarify's answer", "aria-busy": "true" }, live.el));
-  const ctx = { turn, live, outcome: "", partial: {}, focus: null, retry, change };
+  const ctx = { turn, live, outcome: "", partial: {}, focus: null, retry, change, text: body && (body.text || body.question) || "" };
   announce("Working on it…");
   let failed = false;
   try {
@@ -199,7 +232,7 @@ async function runTurn({ method, path, body, retry, onFail, change }) {
     if (!(err instanceof api.APIError)) throw err;
     const started = ctx.outcome !== "";
     if (!started && onFail) onFail(err);
-    const card = showError(err, turn, retry);
+    const card = unusable(err, ctx) || showError(err, turn, retry);
     ctx.focus = card;
     ctx.reveal = card;
     if (err.code === "NOT_FOUND") setConversation("");
@@ -264,7 +297,8 @@ function onEvent(ev, ctx) {
       retireAll();
       ctx.outcome = "error";
       state.status = "failed";
-      ctx.focus = showError(new api.APIError(d.code || "INTERNAL", d.message || ""), ctx.turn, ctx.retry);
+      ctx.focus = unusable(new api.APIError(d.code || "BAD_REQUEST", d.message || ""), ctx) ||
+        showError(new api.APIError(d.code || "INTERNAL", d.message || ""), ctx.turn, ctx.retry);
       ctx.reveal = ctx.focus;
       break;
     case "done":
@@ -300,7 +334,7 @@ async function reconnect(ctx) {
     let outcome;
     try {
       outcome = await api.stream("GET", `/v1/conversations/${id}/events`, undefined, onEventAlive,
-        { lastEventID: state.lastEventID, signal: controller.signal });
+        { lastEventID: state.lastEventID, signal: controller.signal, follow: true });
     } catch (err) {
       if (err instanceof api.APIError && err.code !== "NETWORK" && !/^HTTP_5/.test(err.code)) throw err;
       outcome = "dropped";
@@ -379,6 +413,7 @@ function showClarification(c, assumptions) {
 
 function showAnswer(a) {
   const card = answerCard(a, {
+    asked: [state.question, state.lastText],
     onChange: (assumption, alt) => changeAssumption(assumption, alt),
     onSuggestion: (prompt) => { startFresh(); submitText(prompt); },
   });
@@ -397,7 +432,7 @@ function withChange(answer, change) {
 
 function changeAssumption(assumption, alt) {
   const id = state.conversationID;
-  const what = slotLabel(assumption.slot);
+  const what = assumptionWords(assumption);
   add(userMessage(`Use ${alt.label} for ${what}`, { kind: "change" }));
   const req = {
     method: "POST",
@@ -411,10 +446,18 @@ function changeAssumption(assumption, alt) {
 
 // submitText sends what the user typed: the first question of a
 // conversation, or the next message of the current one.
-function submitText(text) {
+function submitText(text, { askScope = false } = {}) {
   text = text.trim();
   if (!text || state.busy) return;
   add(userMessage(text));
+  if (!hasWords(text)) {
+    // nothing to look up: say so at once, and send nothing
+    const card = showUnusable(text, null);
+    reveal(card);
+    card.focusFirst();
+    return;
+  }
+  state.lastText = text;
   let req;
   if (state.conversationID && !state.fresh && state.status !== "abandoned") {
     req = { method: "POST", path: `/v1/conversations/${encodeURIComponent(state.conversationID)}/messages`, body: { text } };
@@ -423,6 +466,7 @@ function submitText(text) {
     const body = { question: text };
     if (state.source) body.source = state.source;
     if (noAsk.checked) body.interactive = false;
+    if (askScope) body.ask_scope = true;
     req = { method: "POST", path: "/v1/conversations", body };
   }
   req.retry = () => runTurn(req);
@@ -460,10 +504,15 @@ function newConversation() {
 
 // --- resuming -----------------------------------------------------------
 
-// changeText words a stored change ("vague:large → area_gt_10").
-function changeText(text) {
+// changeText words a stored change ("vague:large → area_gt_10") with the
+// labels of the answer's assumptions when it lists the slot.
+function changeText(text, answer) {
   const [slot, option] = String(text).split(" → ");
-  return option ? `Use ${option.replace(/_/g, " ")} for ${slotLabel(slot)}` : text;
+  if (!option) return text;
+  const a = ((answer && answer.assumptions) || []).find((x) => x.slot === slot);
+  const alt = a && [{ id: a.chosen, label: a.chosen === option ? a.text.replace(/^\s*["“][^"”]+["”]\s*=\s*/, "") : "" }, ...(a.alternatives || [])].find((x) => x.id === option && x.label);
+  const what = a ? assumptionWords(a) : slotLabel(slot);
+  return `Use ${alt ? alt.label : option.replace(/_/g, " ")} for ${what}`;
 }
 
 // resume shows a stored conversation: its turns, then its pending question
@@ -500,7 +549,7 @@ async function resume(id) {
   let focus = null;
   turns.forEach((t, i) => {
     if (t.role === "user") {
-      add(userMessage(t.kind === "change" ? changeText(t.text) : t.text, { kind: t.kind }));
+      add(userMessage(t.kind === "change" ? changeText(t.text, view.last_answer) : t.text, { kind: t.kind }));
     } else if (t.kind === "clarification" && i === lastClar && view.pending_clarification) {
       const card = add(h("section", { class: "turn", "aria-label": "Clarify's question" }, showClarification(view.pending_clarification, [])));
       focus = card.querySelector("form");
@@ -555,7 +604,9 @@ async function waitForTurn(id) {
 async function loadSources() {
   let list;
   try {
-    list = (await api.request("GET", "/v1/sources")).sources || [];
+    const got = await api.request("GET", "/v1/sources");
+    list = got.sources || [];
+    setLimit(got.limits && got.limits.question_chars);
   } catch (err) {
     sourceSelect.replaceChildren(h("option", { value: "" }, "—"));
     if (err.code === "UNAUTHORIZED") {
@@ -584,6 +635,55 @@ function describeSource() {
 function autosize() {
   question.style.height = "auto";
   question.style.height = `${Math.min(question.scrollHeight, 180)}px`;
+  count();
+}
+
+// --- the length limit ------------------------------------------------------
+
+// The server says how long a question may be (GET /v1/sources); the box
+// stops there, a counter shows near the end, and text pasted past it is
+// cut with a word about it, never silently. Lengths are counted in UTF-16
+// units as maxlength does: never more than the server's characters.
+const counter = $("question-count");
+const cutNote = $("question-cut");
+let announcedStep = 0;
+
+function setLimit(n) {
+  if (Number.isInteger(n) && n > 0) state.limit = n;
+  question.maxLength = state.limit;
+  count();
+}
+
+function count() {
+  const n = question.value.length, max = state.limit;
+  const near = n >= max * 0.8;
+  counter.hidden = !near;
+  counter.textContent = `${n.toLocaleString()} / ${max.toLocaleString()}`;
+  counter.classList.toggle("full", n >= max);
+  // a screen reader hears the limit coming, once per step, not every key
+  const step = n >= max ? 3 : n >= max * 0.95 ? 2 : near ? 1 : 0;
+  if (step > announcedStep) {
+    announce(step === 3 ? `That is the limit: ${max.toLocaleString()} characters.` : `${(max - n).toLocaleString()} characters left.`);
+  }
+  announcedStep = step;
+  if (n === 0) cutNote.hidden = true;
+}
+
+function onPaste(e) {
+  const text = e.clipboardData && e.clipboardData.getData("text/plain");
+  if (!text) return;
+  const kept = question.value.length - (question.selectionEnd - question.selectionStart);
+  const room = state.limit - kept;
+  if (text.length <= room) return;
+  e.preventDefault();
+  let fit = text.slice(0, Math.max(0, room));
+  if (/[\uD800-\uDBFF]$/.test(fit)) fit = fit.slice(0, -1); // never half a character
+  question.setRangeText(fit, question.selectionStart, question.selectionEnd, "end");
+  const left = text.length - fit.length;
+  cutNote.textContent = `What you pasted was too long: I kept the first ${fit.length.toLocaleString()} characters and left out the last ${left.toLocaleString()}. A question can have up to ${state.limit.toLocaleString()} characters.`;
+  cutNote.hidden = false;
+  announce(cutNote.textContent);
+  autosize();
 }
 
 function wire() {
@@ -592,6 +692,7 @@ function wire() {
     const text = question.value;
     if (!text.trim()) { question.focus(); return; }
     question.value = "";
+    cutNote.hidden = true;
     autosize();
     submitText(text);
   });
@@ -602,11 +703,12 @@ function wire() {
     }
   });
   question.addEventListener("input", autosize);
+  question.addEventListener("paste", onPaste);
   sourceSelect.addEventListener("change", () => {
     state.source = sourceSelect.value;
     store.set(SOURCE_STORAGE, state.source);
     describeSource();
-    if (messages.querySelector(".empty")) emptyState();
+    if (messages.querySelector(":scope > .empty-state")) emptyState();
     else if (state.conversationID) {
       startFresh();
       announce(`New questions go to ${state.source}.`);
@@ -619,6 +721,7 @@ function wire() {
   });
   newButton.addEventListener("click", () => newConversation());
   $("prefs-open").addEventListener("click", () => openPreferences({ onUnauthorized: () => askForKey(null) }));
+  $("history-open").addEventListener("click", () => openHistory({ onUnauthorized: () => askForKey(null) }));
   window.addEventListener("hashchange", () => {
     const id = idFromHash();
     if (id && id !== state.conversationID && !state.busy) resume(id);

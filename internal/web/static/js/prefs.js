@@ -9,11 +9,22 @@ const $ = (id) => document.getElementById(id);
 let wired = false;
 let onUnauthorizedHook = null;
 
-function prefValue(v) {
-  const s = String(v || "");
-  if (s.startsWith("opt:")) return s.slice(4).replace(/_/g, " ");
+// prefValue says what was chosen: the label the server gives, else typed
+// text quoted, else the option's id in words (an older server).
+function prefValue(p) {
+  if (p.label) return p.label;
+  const s = String(p.value || "");
   if (s.startsWith("text:")) return `“${s.slice(5)}”`;
-  return s;
+  const id = s.replace(/^opt:/, "").replace(/^[a-z]+:/, "").replace(/[._]/g, " ");
+  return id.charAt(0).toUpperCase() + id.slice(1);
+}
+
+// prefSentence says a preference as a sentence: “large” means Area > 10
+// cm²; Time period: Last 90 days.
+function prefSentence(p) {
+  const about = p.slot_label || slotLabel(p.slot || "");
+  const choice = h("strong", {}, prefValue(p));
+  return about.startsWith("“") ? [about, " means ", choice] : [about, ": ", choice];
 }
 
 function problem(err) {
@@ -50,11 +61,13 @@ async function load() {
     return;
   }
   list.replaceChildren(h("ul", { class: "pref-list" }, prefs.map((p) => {
-    const how = [p.remember ? "remembered" : null, `chosen ${p.count}×`, p.applied ? "used without asking" : "still asked"].filter(Boolean).join(" · ");
-    const name = `${p.source} · ${slotLabel(p.slot)}`;
+    const times = p.count === 1 ? "once" : p.count === 2 ? "twice" : `${p.count} times`;
+    const how = [`In ${p.source}`, p.remember ? "remembered, as you asked" : `you chose it ${times}`,
+      p.applied ? "I use it without asking" : "I still ask"].join(" · ");
+    const name = `${p.slot_label || slotLabel(p.slot || "")} in ${p.source}`;
     return h("li", { class: "pref" },
       h("div", { class: "pref-text" },
-        h("p", { class: "pref-name" }, name, " → ", h("strong", {}, prefValue(p.value))),
+        h("p", { class: "pref-name" }, prefSentence(p)),
         h("p", { class: "hint" }, how)),
       h("button", { type: "button", class: "btn small", "aria-label": `Forget ${name}`, onclick: (e) => forget(p.key, name, e.currentTarget) }, "Forget"));
   })));
