@@ -21,6 +21,9 @@ type dialect struct {
 	// lockSQL takes a lease: $1 id, $2 owner, $3 ttl in microseconds and,
 	// unless serverClock, $4 now.
 	lockSQL string
+	// renewSQL extends a lease its owner still holds: $1 id, $2 owner, $3
+	// ttl in microseconds and, unless serverClock, $4 now.
+	renewSQL string
 	// serverClock: leases are timed by the database server's clock, so that
 	// processes on different hosts agree on who holds one.
 	serverClock bool
@@ -32,6 +35,7 @@ var sqliteDialect = dialect{
 	lockSQL: `INSERT INTO locks (conversation_id, owner, expires_at) VALUES ($1, $2, $4 + $3)
 ON CONFLICT (conversation_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
 WHERE locks.owner = excluded.owner OR locks.expires_at <= $4`,
+	renewSQL: `UPDATE locks SET expires_at = $4 + $3 WHERE conversation_id = $1 AND owner = $2`,
 }
 
 var postgresDialect = dialect{
@@ -44,6 +48,8 @@ var postgresDialect = dialect{
 VALUES ($1, $2, clock_timestamp() + $3::bigint * interval '1 microsecond')
 ON CONFLICT (conversation_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
 WHERE locks.owner = excluded.owner OR locks.expires_at <= clock_timestamp()`,
+	renewSQL: `UPDATE locks SET expires_at = clock_timestamp() + $3::bigint * interval '1 microsecond'
+WHERE conversation_id = $1 AND owner = $2`,
 }
 
 // utc normalizes a time for storage: UTC, microsecond precision (what both

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -16,19 +15,34 @@ const unlock = `DELETE FROM locks WHERE conversation_id = $1 AND owner = $2`
 // PostgreSQL times leases by the server's clock, so processes on different
 // hosts agree; SQLite by Config.Now.
 func (s *sqlStore) Lock(ctx context.Context, id, owner string, ttl time.Duration) (bool, error) {
+	return s.lease(ctx, "lock", s.d.lockSQL, id, owner, ttl)
+}
+
+// Renew extends owner's lease on id until now+ttl, in one UPDATE of the
+// row owner holds: it reports false when the lease was released (the row
+// is gone) or taken by another owner (the row names them). Unlike Lock it
+// never takes a free lease, so an instance whose turn was taken over
+// learns so instead of taking the lease back.
+func (s *sqlStore) Renew(ctx context.Context, id, owner string, ttl time.Duration) (bool, error) {
+	return s.lease(ctx, "renew", s.d.renewSQL, id, owner, ttl)
+}
+
+// lease runs a lease statement (lockSQL or renewSQL) and reports whether
+// it changed the row.
+func (s *sqlStore) lease(ctx context.Context, op, q, id, owner string, ttl time.Duration) (bool, error) {
 	if id == "" || owner == "" {
-		return false, errors.New("store: lock: empty conversation id or owner")
+		return false, fmt.Errorf("store: %s: empty conversation id or owner", op)
 	}
 	if ttl < time.Microsecond {
-		return false, fmt.Errorf("store: lock %s: ttl %s is not positive", id, ttl)
+		return false, fmt.Errorf("store: %s %s: ttl %s is not positive", op, id, ttl)
 	}
 	args := []any{id, owner, ttl.Microseconds()}
 	if !s.d.serverClock {
 		args = append(args, s.d.timeArg(utc(s.now())))
 	}
-	n, err := s.exec(ctx, s.d.lockSQL, args...)
+	n, err := s.exec(ctx, q, args...)
 	if err != nil {
-		return false, fmt.Errorf("store: lock %s: %w", id, err)
+		return false, fmt.Errorf("store: %s %s: %w", op, id, err)
 	}
 	return n == 1, nil
 }

@@ -169,7 +169,7 @@ var (
 	sqliteWrites = []string{
 		insertConversation, updateConversation, conversationExists, insertEvent,
 		deleteLock, deleteEvents, deleteConversation, expireConversations,
-		sqliteDialect.lockSQL, unlock, savepoint, releaseSavepoint, rollbackSavepoint,
+		sqliteDialect.lockSQL, sqliteDialect.renewSQL, unlock, savepoint, releaseSavepoint, rollbackSavepoint,
 		insertAnswer, rememberValue, forgetAnswers, forgetRemembered, setNeverAsk,
 		insertQuery,
 	}

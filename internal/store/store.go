@@ -206,6 +206,11 @@ type Store interface {
 	// same owner extends the lease. Leases hold across processes. The
 	// conversation need not exist.
 	Lock(ctx context.Context, id, owner string, ttl time.Duration) (bool, error)
+	// Renew extends owner's lease to now+ttl if owner still holds it (even
+	// past its expiry, when nobody took it meanwhile); it returns false
+	// when the lease was released or taken by another owner, so a
+	// heartbeat never takes back a lease it lost.
+	Renew(ctx context.Context, id, owner string, ttl time.Duration) (bool, error)
 	// Unlock releases owner's lease (no error if it is not held).
 	Unlock(ctx context.Context, id, owner string) error
 

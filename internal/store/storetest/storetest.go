@@ -36,6 +36,7 @@ func Run(t *testing.T, newDSN NewDSN) {
 		{"ConcurrentConversations", testConcurrentConversations},
 		{"Leases", testLeases},
 		{"LeaseExpiry", testLeaseExpiry},
+		{"Renew", testRenew},
 		{"Preferences", testPreferences},
 		{"PreferencesRemember", testPreferencesRemember},
 		{"ForgetPreference", testForgetPreference},
