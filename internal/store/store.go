@@ -240,6 +240,17 @@ type Store interface {
 	// every user's).
 	Stats(ctx context.Context, since time.Time, user string) (Stats, error)
 
+	// AppendAudit appends to the audit log; see AuditRecord. The audit log
+	// is append-only: the store offers no update of a record, and no delete
+	// but DeleteAuditBefore (PostgreSQL and SQLite triggers refuse others).
+	AppendAudit(ctx context.Context, r AuditRecord) error
+	// Audit returns the audit records f selects, newest first.
+	Audit(ctx context.Context, f AuditFilter) ([]AuditRecord, error)
+	// DeleteAuditBefore removes the audit records with At before before
+	// (the audit log's own retention) and returns how many.
+	// DeleteConversation and DeleteOlderThan never touch the audit log.
+	DeleteAuditBefore(ctx context.Context, before time.Time) (int, error)
+
 	// Ping checks the store is reachable (for /readyz).
 	Ping(ctx context.Context) error
 	Close() error

@@ -31,6 +31,8 @@ func Run(t *testing.T, newDSN NewDSN) {
 		{"Delete", testDelete},
 		{"Expire", testExpire},
 		{"Retention", testRetention},
+		{"Audit", testAudit},
+		{"AuditKept", testAuditKept},
 		{"Conversations", testConversations},
 		{"ConcurrentAppends", testConcurrentAppends},
 		{"ConcurrentConversations", testConcurrentConversations},
