@@ -1,5 +1,10 @@
 package source
 
+import (
+	"context"
+	"time"
+)
+
 // ExecFunctions are the SQLite functions the execution path's authorizer allows.
 var ExecFunctions = sqliteFunctions
 
@@ -8,3 +13,33 @@ var MySQLStatementAllowed = mysqlStatementAllowed
 
 // WaitValues waits for the background refreshes of a source's value cache.
 func WaitValues(s *Source) { s.values.wait() }
+
+// Limiter is the admission of statements to a source.
+type Limiter = limiter
+
+// Slot is an admitted statement.
+type Slot = slot
+
+// NewLimiter returns the limiter of a source of dialect d (nil: off).
+var NewLimiter = newLimiter
+
+// Acquire waits for a slot.
+func (l *limiter) Acquire(ctx context.Context, user, query string) (*Slot, error) {
+	return l.acquire(ctx, user, query)
+}
+
+// Release gives a slot back, learning took when learn is set.
+func (s *slot) Release(took time.Duration, learn bool) { s.release(took, learn) }
+
+// State returns the statements running and waiting in the ordinary and
+// the heavy lane, and the users the lanes remember.
+func (l *limiter) State() (running, waiting, users [2]int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i, ln := range l.lanes {
+		if ln != nil {
+			running[i], waiting[i], users[i] = ln.running, len(ln.queue), len(ln.users)
+		}
+	}
+	return running, waiting, users
+}

@@ -27,8 +27,8 @@ import (
 //
 //   - PostgreSQL: statements go only through the extended protocol (a
 //     string holding two statements is refused by the server), inside a
-//     READ ONLY transaction with statement_timeout set locally for each
-//     statement; sessions start read-only and are reset with DISCARD ALL
+//     READ ONLY transaction with the time and memory limits of limits.go
+//     set locally for each statement; sessions start read-only and are reset with DISCARD ALL
 //     before a connection is reused; a canceled context sends a cancel
 //     request, which stops the query on the server.
 //   - SQLite: its own read-only pool (mode=ro, query_only, defensive), an
@@ -36,14 +36,18 @@ import (
 //     limits SQLite's guidance for untrusted SQL recommends, reasserted
 //     for each statement.
 //   - MySQL/MariaDB: no multi-statements, server-side prepared statements
-//     for arguments, a READ ONLY transaction, a server-side statement time
-//     limit (a canceled context alone does not stop a MySQL query; a
+//     for arguments, a READ ONLY transaction, the server-side time and
+//     memory limits of limits.go (a canceled context alone does not stop a MySQL query; a
 //     canceled one is also killed), and a fresh connection per statement,
 //     so no session state (variables, locks) outlives it.
 
 // execPool is the hardened pool of a source.
 type execPool struct {
 	db *sql.DB
+	// limits are the server-side limits the database accepts.
+	limits limitSet
+	// admit caps and orders the statements running at once (nil: no cap).
+	admit *limiter
 	// MySQL only: whether the server is MariaDB, read once.
 	flavorOnce sync.Once
 	mariadb    bool
@@ -51,15 +55,23 @@ type execPool struct {
 }
 
 func openExec(t Target, opt Options) (*execPool, error) {
+	var p *execPool
+	var err error
 	switch t.Dialect {
 	case model.SQLite:
-		return openSQLiteExec(t)
+		p, err = openSQLiteExec(t)
 	case model.Postgres:
-		return openPostgresExec(t, opt)
+		p, err = openPostgresExec(t, opt)
 	case model.MySQL:
-		return openMySQLExec(t)
+		p, err = openMySQLExec(t)
+	default:
+		return nil, fmt.Errorf("unknown dialect %q", t.Dialect)
 	}
-	return nil, fmt.Errorf("unknown dialect %q", t.Dialect)
+	if err != nil {
+		return nil, err
+	}
+	p.admit = newLimiter(opt.Concurrency, t.Dialect)
+	return p, nil
 }
 
 // sqliteURI turns a file path into a read-only SQLite URI.
@@ -253,11 +265,16 @@ func checkArgs(args []any) error {
 	return nil
 }
 
-// run executes one statement on the hardened path.
+// run executes one statement on the hardened path once the source's
+// limiter admits it.
 func (p *execPool) run(ctx context.Context, s *Source, query string, args []any, maxRows int) (*Result, error) {
 	if err := checkArgs(args); err != nil {
 		return nil, err
 	}
+	return p.admitted(ctx, query, func() (*Result, error) { return p.runAdmitted(ctx, s, query, args, maxRows) })
+}
+
+func (p *execPool) runAdmitted(ctx context.Context, s *Source, query string, args []any, maxRows int) (*Result, error) {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	switch s.Target.Dialect {
@@ -324,9 +341,7 @@ func (p *execPool) runPostgres(ctx context.Context, stop func(), s *Source, quer
 		return nil, err
 	}
 	defer tx.Rollback() //nolint:errcheck // read-only: nothing to keep
-	ms := strconv.FormatInt(s.opt.QueryTimeout.Milliseconds(), 10)
-	var set string
-	if err := tx.QueryRowContext(ctx, "SELECT set_config('statement_timeout', $1, true)", ms).Scan(&set); err != nil {
+	if err := p.setPostgresLimits(ctx, tx, s.opt.Log, statementTimeout(ctx, s.opt.QueryTimeout)); err != nil {
 		return nil, err
 	}
 	return collect(ctx, stop, tx, query, args, maxRows)
@@ -390,14 +405,8 @@ func (p *execPool) runMySQL(ctx context.Context, stopQuery func(), s *Source, qu
 	if err := conn.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
 		return nil, err
 	}
-	// The statement time limit is enforced by the server; the sql_mode
-	// keeps backslash escapes on, as the guard's printer assumes.
-	limit := "max_execution_time = " + strconv.FormatInt(s.opt.QueryTimeout.Milliseconds(), 10)
-	if p.mariadb {
-		limit = "max_statement_time = " + strconv.FormatFloat(s.opt.QueryTimeout.Seconds(), 'f', 3, 64)
-	}
-	set := "SET SESSION " + limit + ", sql_mode = TRIM(BOTH ',' FROM REPLACE(CONCAT(',', @@SESSION.sql_mode, ','), ',NO_BACKSLASH_ESCAPES,', ','))"
-	if _, err := conn.ExecContext(ctx, set); err != nil {
+	// The statement's time and memory limits are enforced by the server.
+	if err := p.setMySQLLimits(ctx, conn, s.opt.Log, statementTimeout(ctx, s.opt.QueryTimeout)); err != nil {
 		return nil, err
 	}
 	// A canceled context closes the client side only: kill the query too.

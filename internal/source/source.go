@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 	"strconv"
 	"strings"
@@ -36,6 +37,11 @@ type Options struct {
 	MaxIndexedValues int
 	// Clock returns the current time for cache expiry (default time.Now).
 	Clock func() time.Time
+	// Concurrency caps and orders the statements running at once
+	// (limiter.go); the zero value means the defaults.
+	Concurrency Concurrency
+	// Log receives warnings of the execution path (default slog.Default()).
+	Log *slog.Logger
 }
 
 func (o *Options) defaults() {
@@ -56,6 +62,9 @@ func (o *Options) defaults() {
 	}
 	if o.Clock == nil {
 		o.Clock = time.Now
+	}
+	if o.Log == nil {
+		o.Log = slog.Default()
 	}
 }
 

@@ -1,0 +1,217 @@
+package source
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// Server-side limits: every statement on the hardened path runs with the
+// server's own time limit and the per-statement memory and disk limits
+// its dialect offers, so that a statement the client gave up on is
+// stopped by the server too, and one statement cannot take the server's
+// memory. Which limits exist per dialect, and which do not, is written
+// down in docs/guard.md ("Server-side limits").
+
+// limit is one server setting applied to each statement. A limit that is
+// not required is left out, with a warning logged once, when the
+// database refuses it (a role without the privilege, a server version
+// without the setting); a required one failing fails the statement.
+type limit struct {
+	name, value string
+	required    bool
+}
+
+// postgresLimits are set with set_config(…, true) inside each statement's
+// read-only transaction, so they end with it.
+func postgresLimits(timeout time.Duration) []limit {
+	return []limit{
+		{name: "statement_timeout", value: strconv.FormatInt(max(timeout.Milliseconds(), 1), 10), required: true},
+		// each sort or hash node keeps at most this much in memory before
+		// spilling to temporary files
+		{name: "work_mem", value: "16MB"},
+		{name: "hash_mem_multiplier", value: "1"},
+		// temporary files of one statement (superuser or GRANT SET only)
+		{name: "temp_file_limit", value: "1GB"},
+		// one statement uses at most two server processes
+		{name: "max_parallel_workers_per_gather", value: "1"},
+		{name: "idle_in_transaction_session_timeout", value: strconv.FormatInt(timeout.Milliseconds()+5000, 10)},
+	}
+}
+
+// mysqlLimits are set on the statement's own connection (a fresh one per
+// statement, so they end with it). Values are numbers written by this
+// package, never user text.
+func mysqlLimits(timeout time.Duration, mariadb bool) []limit {
+	mem := []limit{
+		// in-memory temporary tables (GROUP BY, DISTINCT, derived tables)
+		// move to disk past this size
+		{name: "max_heap_table_size", value: "67108864"},
+		{name: "sort_buffer_size", value: "4194304"},
+		{name: "join_buffer_size", value: "1048576"},
+		// refuse up front a statement the optimizer expects to examine
+		// more than this many row combinations (sets sql_big_selects=0)
+		{name: "max_join_size", value: "10000000000"},
+	}
+	if mariadb {
+		return append([]limit{
+			{name: "max_statement_time", value: strconv.FormatFloat(max(timeout.Seconds(), 0.001), 'f', 3, 64), required: true},
+			{name: "tmp_memory_table_size", value: "67108864"},
+			// on-disk temporary tables of one statement
+			{name: "tmp_disk_table_size", value: "1073741824"},
+		}, mem...)
+	}
+	return append([]limit{
+		{name: "max_execution_time", value: strconv.FormatInt(max(timeout.Milliseconds(), 1), 10), required: true},
+		{name: "tmp_table_size", value: "67108864"},
+	}, mem...)
+}
+
+// limitSet remembers which optional limits a pool's database accepts: it
+// is probed once per pool (again after a probe that failed for another
+// reason than a refusal).
+type limitSet struct {
+	mu      sync.Mutex
+	probed  bool
+	refused map[string]bool
+}
+
+// usable returns the limits the database accepts, probing them first if
+// needed with try, which applies one limit and returns the database's
+// error. Refusals are logged once as warnings.
+func (ls *limitSet) usable(ctx context.Context, log *slog.Logger, dialect string, all []limit, try func(context.Context, limit) error) ([]limit, error) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if !ls.probed {
+		refused := map[string]bool{}
+		for _, l := range all {
+			err := try(ctx, l)
+			if err == nil {
+				continue
+			}
+			if l.required || !refusal(err) {
+				return nil, fmt.Errorf("set %s: %w", l.name, err)
+			}
+			refused[l.name] = true
+			log.Warn("the database refused a per-statement limit; statements run without it",
+				"dialect", dialect, "setting", l.name, "value", l.value, "err", err)
+		}
+		ls.probed, ls.refused = true, refused
+	}
+	out := make([]limit, 0, len(all))
+	for _, l := range all {
+		if !ls.refused[l.name] {
+			out = append(out, l)
+		}
+	}
+	return out, nil
+}
+
+// refusal reports whether err is the database refusing a setting (no
+// privilege, unknown or read-only variable) rather than failing.
+func refusal(err error) bool {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		// insufficient_privilege, undefined_object (unknown parameter),
+		// cant_change_runtime_param, invalid_parameter_value
+		switch pg.Code {
+		case "42501", "42704", "55P02", "22023":
+			return true
+		}
+	}
+	var my *mysql.MySQLError
+	if errors.As(err, &my) {
+		// ER_SPECIFIC_ACCESS_DENIED_ERROR, ER_UNKNOWN_SYSTEM_VARIABLE,
+		// ER_INCORRECT_GLOBAL_LOCAL_VAR, ER_WRONG_VALUE_FOR_VAR
+		switch my.Number {
+		case 1227, 1193, 1238, 1231:
+			return true
+		}
+	}
+	return false
+}
+
+// statementTimeout is how long the server may run a statement: the
+// source's timeout, or less when the caller's deadline (which includes
+// time spent waiting for a slot) comes first.
+func statementTimeout(ctx context.Context, timeout time.Duration) time.Duration {
+	if dl, ok := ctx.Deadline(); ok {
+		if r := time.Until(dl); r < timeout {
+			return max(r, time.Millisecond)
+		}
+	}
+	return timeout
+}
+
+// setPostgresLimits applies the limits inside tx, the statement's
+// transaction. Probing uses a savepoint per limit, so a refusal does not
+// abort the transaction.
+func (p *execPool) setPostgresLimits(ctx context.Context, tx *sql.Tx, log *slog.Logger, timeout time.Duration) error {
+	all := postgresLimits(timeout)
+	use, err := p.limits.usable(ctx, log, "postgres", all, func(ctx context.Context, l limit) error {
+		if _, err := tx.ExecContext(ctx, "SAVEPOINT clarify_limit"); err != nil {
+			return err
+		}
+		var v string
+		err := tx.QueryRowContext(ctx, "SELECT set_config($1, $2, true)", l.name, l.value).Scan(&v)
+		if err != nil {
+			if _, rerr := tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT clarify_limit"); rerr != nil {
+				return errors.Join(err, rerr)
+			}
+			return err
+		}
+		_, err = tx.ExecContext(ctx, "RELEASE SAVEPOINT clarify_limit")
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	var q strings.Builder
+	args := make([]any, 0, 2*len(use))
+	q.WriteString("SELECT ")
+	for i, l := range use {
+		if i > 0 {
+			q.WriteString(", ")
+		}
+		fmt.Fprintf(&q, "set_config($%d, $%d, true)", 2*i+1, 2*i+2)
+		args = append(args, l.name, l.value)
+	}
+	rows, err := tx.QueryContext(ctx, q.String(), args...)
+	if err != nil {
+		return err
+	}
+	return rows.Close()
+}
+
+// setMySQLLimits applies the limits to conn, the statement's own
+// connection, with the sql_mode that keeps backslash escapes on (the
+// guard's printer assumes them).
+func (p *execPool) setMySQLLimits(ctx context.Context, conn *sql.Conn, log *slog.Logger, timeout time.Duration) error {
+	dialect := "mysql"
+	if p.mariadb {
+		dialect = "mariadb"
+	}
+	all := mysqlLimits(timeout, p.mariadb)
+	use, err := p.limits.usable(ctx, log, dialect, all, func(ctx context.Context, l limit) error {
+		_, err := conn.ExecContext(ctx, "SET SESSION "+l.name+" = "+l.value)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	set := "SET SESSION sql_mode = TRIM(BOTH ',' FROM REPLACE(CONCAT(',', @@SESSION.sql_mode, ','), ',NO_BACKSLASH_ESCAPES,', ','))"
+	for _, l := range use {
+		set += ", " + l.name + " = " + l.value
+	}
+	_, err = conn.ExecContext(ctx, set)
+	return err
+}
