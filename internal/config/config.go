@@ -28,6 +28,9 @@ type Config struct {
 	Server Server `yaml:"server,omitempty"`
 	// Conversations configures how long conversations are kept.
 	Conversations Conversations `yaml:"conversations,omitempty"`
+	// Access says which sources and scope values each user and group may
+	// see; empty, every user sees everything (docs/access.md).
+	Access Access `yaml:"access,omitempty"`
 
 	file string
 }
@@ -102,7 +105,44 @@ type Conversations struct {
 	Keep Duration `yaml:"keep,omitempty"`
 }
 
-// APIKey maps an API key's SHA-256 (hex) to a user id.
+// Access holds the rights of users and groups. With no rules every user
+// sees every source and every scope value; with rules, a user sees only
+// what their own rule and their groups' rules grant (nothing when none
+// names them).
+type Access struct {
+	Users  []Grant `yaml:"users,omitempty"`
+	Groups []Grant `yaml:"groups,omitempty"`
+}
+
+// Grant is what one user or group may see.
+type Grant struct {
+	// Name is the user (as authentication names them) or the group.
+	Name string `yaml:"name"`
+	// Groups (users only) adds the user to groups, besides those their
+	// identity (a token's groups claim, the proxy's groups header) brings.
+	Groups []string `yaml:"groups,omitempty"`
+	// Sources are the sources granted ("*": every source); omitted, the
+	// sources its scope names.
+	Sources []string `yaml:"sources,omitempty"`
+	// Scope grants, per scoped source, the scope values (patients,
+	// customers) granted; a scoped source not listed grants none.
+	Scope map[string]ScopeGrant `yaml:"scope,omitempty"`
+}
+
+// ScopeGrant is one of: every value, a list of values, or a mapping table
+// in the source's own database whose rows pair users with values
+// (care_team: clinician → patient_id).
+type ScopeGrant struct {
+	All         bool     `yaml:"all,omitempty"`
+	Values      []string `yaml:"values,omitempty"`
+	Table       string   `yaml:"table,omitempty"`
+	UserColumn  string   `yaml:"user_column,omitempty"`
+	ValueColumn string   `yaml:"value_column,omitempty"`
+}
+
+// APIKey maps an API key to a user id. Keys made by `clarify key new`
+// have an id and a salted hash; SHA256 (the unsalted hex SHA-256 of the
+// whole key) is the legacy form, still accepted.
 type APIKey struct {
 	User   string `yaml:"user"`
 	SHA256 string `yaml:"sha256"`
@@ -190,6 +230,9 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("server.rate_limit: limits must not be negative (0 turns a limit off)")
 		}
 	}
+	if err := c.Access.validate(); err != nil {
+		return err
+	}
 	if c.Conversations.Keep < 0 {
 		return fmt.Errorf("conversations: keep must not be negative")
 	}
@@ -246,4 +289,45 @@ func userDataDir() (string, error) {
 func ParseNow(s string) (time.Time, bool) {
 	t, err := time.Parse(time.DateOnly, s)
 	return t, err == nil
+}
+
+// validate checks the access rules: named once each, and each scope grant
+// one of all, values or a complete mapping table.
+func (a Access) validate() error {
+	for _, list := range []struct {
+		what   string
+		grants []Grant
+	}{{"access.users", a.Users}, {"access.groups", a.Groups}} {
+		seen := map[string]bool{}
+		for i, g := range list.grants {
+			switch {
+			case strings.TrimSpace(g.Name) == "":
+				return fmt.Errorf("%s[%d]: a rule needs a name", list.what, i)
+			case seen[g.Name]:
+				return fmt.Errorf("%s[%d]: %q has two rules; merge them", list.what, i, g.Name)
+			case list.what == "access.groups" && len(g.Groups) > 0:
+				return fmt.Errorf("%s[%d] (%s): groups do not contain groups", list.what, i, g.Name)
+			}
+			seen[g.Name] = true
+			for src, sg := range g.Scope {
+				kinds := 0
+				if sg.All {
+					kinds++
+				}
+				if len(sg.Values) > 0 {
+					kinds++
+				}
+				if sg.Table != "" || sg.UserColumn != "" || sg.ValueColumn != "" {
+					kinds++
+					if sg.Table == "" || sg.UserColumn == "" || sg.ValueColumn == "" {
+						return fmt.Errorf("%s[%d] (%s): scope of %s: a mapping needs table, user_column and value_column", list.what, i, g.Name, src)
+					}
+				}
+				if kinds != 1 {
+					return fmt.Errorf("%s[%d] (%s): scope of %s: give exactly one of all, values, or a mapping table", list.what, i, g.Name, src)
+				}
+			}
+		}
+	}
+	return nil
 }

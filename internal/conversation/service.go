@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/access"
 	"github.com/clarify-sql/clarify/internal/clarify"
 	"github.com/clarify-sql/clarify/internal/engine"
 	"github.com/clarify-sql/clarify/internal/store"
@@ -45,6 +46,10 @@ type Options struct {
 	// SweepEvery is how often, with Keep set, old conversations are
 	// deleted; the first sweep runs as the service starts (default 1h).
 	SweepEvery time.Duration
+	// Access holds who may see which sources and scope values (default
+	// nil: everyone sees everything). The identity comes from the
+	// context (access.WithWho), else the user with no groups.
+	Access *access.Policy
 	// Clock returns the time (default time.Now).
 	Clock func() time.Time
 	// Random supplies conversation ids (default crypto/rand).
@@ -191,6 +196,9 @@ func (s *Service) Ask(ctx context.Context, user string, a Ask, emit Emit) (*Resu
 	src := a.Source
 	if src == "" {
 		src = s.engines.Default()
+	}
+	if !s.opt.Access.MaySee(access.WhoFrom(ctx, user), src) {
+		return nil, forbiddenSource(src)
 	}
 	if _, err := s.engines.Engine(ctx, src); err != nil {
 		return nil, sourceError(src, err)

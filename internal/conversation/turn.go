@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/access"
 	"github.com/clarify-sql/clarify/internal/engine"
 	"github.com/clarify-sql/clarify/internal/store"
 	"github.com/clarify-sql/clarify/internal/understand"
@@ -29,6 +30,12 @@ func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, em
 	if err != nil {
 		return nil, nil, sourceError(c.Source, err)
 	}
+	// rights are read at every turn: a grant withdrawn since the last one
+	// holds at once
+	lim, err := s.scopeLimit(ctx, c, eng)
+	if err != nil {
+		return nil, nil, err
+	}
 	start := time.Now()
 	interactive := c.Interactive && !answerNow
 	if never, err := s.st.NeverAsk(ctx, c.UserID); err == nil && never {
@@ -41,7 +48,7 @@ func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, em
 		events = append(events, ev)
 		s.publish(emit, ev)
 	}
-	req := engine.Request{Question: c.Question, Resolved: resolved, Rounds: st.Rounds, Interactive: interactive, AskScope: st.AskScope && !answerNow,
+	req := engine.Request{Question: c.Question, Resolved: resolved, Rounds: st.Rounds, Interactive: interactive, AskScope: st.AskScope && !answerNow, Scope: lim,
 		Progress: func(step string, took time.Duration) {
 			add("step", map[string]any{"step": step, "label": stepLabels[step], "ms": float64(took.Microseconds()) / 1000})
 		}}
@@ -201,4 +208,26 @@ func markLearned(a *engine.Answer, learned map[string]bool) {
 			a.Assumptions[i].Why = "your usual choice"
 		}
 	}
+}
+
+// scopeLimit resolves the conversation user's rights on its source: an
+// error when they may not use it, nil when they may see every scope value,
+// else the values they may see (perhaps none).
+func (s *Service) scopeLimit(ctx context.Context, c *store.Conversation, eng *engine.Engine) (*understand.ScopeLimit, error) {
+	who := access.WhoFrom(ctx, c.UserID)
+	if !s.opt.Access.MaySee(who, c.Source) {
+		return nil, forbiddenSource(c.Source)
+	}
+	if eng.Source().Model.Scope == nil {
+		return nil, nil
+	}
+	keys, all, err := s.opt.Access.Scope(ctx, who, c.Source, eng.Source())
+	if err != nil {
+		s.opt.Log.Error("rights unavailable", "user", c.UserID, "source", c.Source, "err", err)
+		return nil, &Error{Code: CodeSourceUnavailable, Message: "your rights on this source could not be read; try again later", Err: err}
+	}
+	if all {
+		return nil, nil
+	}
+	return understand.NewScopeLimit(keys), nil
 }

@@ -22,7 +22,9 @@ const (
 	// CodeSourceUnavailable: a configured source could not be opened (its
 	// database is down or unreachable); a retry may succeed.
 	CodeSourceUnavailable = "SOURCE_UNAVAILABLE"
-	CodeInternal          = "INTERNAL"
+	// CodeSourceForbidden: the user's rights do not include the source.
+	CodeSourceForbidden = "SOURCE_FORBIDDEN"
+	CodeInternal        = "INTERNAL"
 )
 
 // Error is a failure with a stable code; Message is safe to show.
@@ -59,6 +61,10 @@ func sourceError(name string, err error) *Error {
 		return &Error{Code: CodeUnknownSource, Message: fmt.Sprintf("unknown source %q", name), Err: err}
 	}
 	return &Error{Code: CodeSourceUnavailable, Message: fmt.Sprintf("the source %q cannot be reached; try again later", name), Err: err}
+}
+
+func forbiddenSource(name string) *Error {
+	return &Error{Code: CodeSourceForbidden, Message: fmt.Sprintf("you may not use the source %q; ask an administrator for access", name)}
 }
 
 func errorf(code, format string, args ...any) *Error {

@@ -74,10 +74,20 @@ func New(src *source.Source, opt Options) *Engine {
 // run passes a statement through the guard — with the query's scope, so
 // that every table it reads is limited to the scope value by code — and
 // executes the statement the guard returns, never the one it was given.
-func (e *Engine) run(ctx context.Context, q *query.Query, sql string, args []any, maxRows int) (*source.Result, error) {
+//
+// A turn limited by lim may run only statements limited to a value lim
+// permits, or, naming none, statements that read no scoped table: this is
+// where a user's rights are enforced, whatever understanding produced.
+func (e *Engine) run(ctx context.Context, lim *understand.ScopeLimit, q *query.Query, sql string, args []any, maxRows int) (*source.Result, error) {
 	var sc *guard.Scope
-	if q != nil && q.Scope != nil {
+	switch {
+	case q != nil && q.Scope != nil:
+		if !lim.Permits(q.Scope.Key) {
+			return nil, forbidden(e.src.Model)
+		}
 		sc = &guard.Scope{Value: q.Scope.Key}
+	case lim != nil:
+		sc = &guard.Scope{None: true}
 	}
 	st, err := e.guard.Check(sql, args, sc)
 	if ge, ok := guard.IsRejection(err); ok {
@@ -104,6 +114,12 @@ type Request struct {
 	Rounds int
 	// Interactive is false when nobody can answer a question.
 	Interactive bool
+	// Scope, when set, limits the turn to the scope values its user may
+	// see (a clinician's patients): only those are offered, and a turn
+	// limited to any other — named, answered, or remembered — fails with
+	// SCOPE_FORBIDDEN; a turn that names none may read no scoped table.
+	// Nil: every value (no access rules, or a user they do not limit).
+	Scope *understand.ScopeLimit
 	// AskScope asks whose data a question is about even when not
 	// interactive: scope is never guessed, and a person who chose not to
 	// be asked anything else can still choose it ("Let me choose").
@@ -144,9 +160,12 @@ func (e *Engine) turn(ctx context.Context, req Request) (*Outcome, error) {
 	}
 	start := time.Now()
 	now := e.opt.Now()
-	in, err := e.an.Analyze(ctx, req.Question, understand.Settings{Now: now, Resolved: req.Resolved})
+	in, err := e.an.Analyze(ctx, req.Question, understand.Settings{Now: now, Resolved: req.Resolved, Scope: req.Scope})
 	if err != nil {
 		return nil, &Error{Code: CodeBadRequest, Message: err.Error(), Err: err}
+	}
+	if in.ScopeForbidden != "" {
+		return nil, forbidden(e.src.Model)
 	}
 	// a cancelled turn stops here: understanding goes on without values it
 	// could not load, which is right for an unreachable database but not
@@ -197,7 +216,7 @@ func (e *Engine) turn(ctx context.Context, req Request) (*Outcome, error) {
 	tPlan := time.Since(t1)
 	req.progress("plan", tPlan)
 	t2 := time.Now()
-	res, err := e.run(ctx, q, pl.SQL, pl.Args, 0)
+	res, err := e.run(ctx, req.Scope, q, pl.SQL, pl.Args, 0)
 	if err != nil {
 		return nil, dbError(err)
 	}
@@ -219,7 +238,7 @@ func (e *Engine) turn(ctx context.Context, req Request) (*Outcome, error) {
 	if in.LeftOut != "" {
 		ans.Notes = append(ans.Notes, fmt.Sprintf("This answers the first part of the question only: ask %q on its own for the rest.", in.LeftOut))
 	}
-	ans.Suggestions = e.suggestions(ctx, in, len(res.Rows) == 0, now)
+	ans.Suggestions = e.suggestions(ctx, req.Scope, in, len(res.Rows) == 0, now)
 	ans.TimingsMS = map[string]float64{
 		"understand": ms(tUnderstand), "plan": ms(tPlan), "execute": ms(tExec), "total": ms(time.Since(start)),
 	}
@@ -350,11 +369,11 @@ func (e *Engine) previews(ctx context.Context, req Request, s *understand.Slot, 
 				res[k] = v
 			}
 			res[s.Key] = understand.Resolution{OptionID: opt}
-			in, err := e.an.Analyze(gctx, req.Question, understand.Settings{Now: now, Resolved: res})
+			in, err := e.an.Analyze(gctx, req.Question, understand.Settings{Now: now, Resolved: res, Scope: req.Scope})
 			if err != nil || in.Query == nil || in.Query.Base == nil {
 				return nil
 			}
-			p, ok := e.preview(gctx, in.Query, now)
+			p, ok := e.preview(gctx, req.Scope, in.Query, now)
 			if !ok {
 				return nil
 			}
@@ -370,12 +389,12 @@ func (e *Engine) previews(ctx context.Context, req Request, s *understand.Slot, 
 // suggestions offers follow-ups from the area of the main table, one from
 // another area the query spans, and on an empty answer the relaxed filter
 // that would return rows.
-func (e *Engine) suggestions(ctx context.Context, in *understand.Interpretation, empty bool, now time.Time) []model.Suggestion {
+func (e *Engine) suggestions(ctx context.Context, lim *understand.ScopeLimit, in *understand.Interpretation, empty bool, now time.Time) []model.Suggestion {
 	m := e.src.Model
 	q := in.Query
 	var out []model.Suggestion
 	if empty {
-		if s, ok := e.relaxed(ctx, in, now); ok {
+		if s, ok := e.relaxed(ctx, lim, in, now); ok {
 			out = append(out, s)
 		}
 	}
@@ -449,7 +468,7 @@ func touched(q *query.Query) []*model.Entity {
 
 // relaxed finds the one filter whose removal gives rows, trying the most
 // recently stated first.
-func (e *Engine) relaxed(ctx context.Context, in *understand.Interpretation, now time.Time) (model.Suggestion, bool) {
+func (e *Engine) relaxed(ctx context.Context, lim *understand.ScopeLimit, in *understand.Interpretation, now time.Time) (model.Suggestion, bool) {
 	ctx, cancel := context.WithTimeout(ctx, e.opt.SuggestBudget)
 	defer cancel()
 	q := in.Query
@@ -458,7 +477,7 @@ func (e *Engine) relaxed(ctx context.Context, in *understand.Interpretation, now
 		if err != nil {
 			return 0, false
 		}
-		r, err := e.run(ctx, &q2, sql, args, 1)
+		r, err := e.run(ctx, lim, &q2, sql, args, 1)
 		if err != nil || len(r.Rows) != 1 {
 			return 0, false
 		}
@@ -489,3 +508,15 @@ func (e *Engine) relaxed(ctx context.Context, in *understand.Interpretation, now
 
 // Now returns the engine's clock.
 func (e *Engine) Now() time.Time { return e.opt.Now() }
+
+// forbidden is the refusal of a scope value the user may not see. It says
+// nothing of whether that value exists.
+func forbidden(m *model.Model) error {
+	what := "this"
+	if m.Scope != nil {
+		if se := m.Entity(m.Scope.Entity); se != nil {
+			what = "this " + se.Singular() + "'s"
+		}
+	}
+	return &Error{Code: CodeScopeForbidden, Message: "you may not see " + what + " data"}
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/clarify-sql/clarify/internal/plan"
 	"github.com/clarify-sql/clarify/internal/present"
 	"github.com/clarify-sql/clarify/internal/query"
+	"github.com/clarify-sql/clarify/internal/understand"
 )
 
 // group writes a count as the answer would: 12,345.
@@ -20,7 +21,7 @@ func group(n int64) string {
 // value of a single aggregate, the groups of a grouped answer and the base
 // rows behind them. It reports false when the figure cannot be had
 // exactly.
-func (e *Engine) preview(ctx context.Context, q *query.Query, now time.Time) (*Preview, bool) {
+func (e *Engine) preview(ctx context.Context, lim *understand.ScopeLimit, q *query.Query, now time.Time) (*Preview, bool) {
 	pl, err := plan.Compile(e.src.Model, q, e.src.Dialect(), plan.Options{RowCap: e.src.RowCap(), Now: now})
 	if err != nil {
 		return nil, false
@@ -34,7 +35,7 @@ func (e *Engine) preview(ctx context.Context, q *query.Query, now time.Time) (*P
 	single := q.Agg != nil && len(q.Group) == 0 && q.Rank == nil
 	switch {
 	case single:
-		r, err := e.run(ctx, q, pl.SQL, pl.Args, 2)
+		r, err := e.run(ctx, lim, q, pl.SQL, pl.Args, 2)
 		if err != nil || len(r.Rows) != 1 || len(r.Rows[0]) != len(pl.Columns) {
 			return nil, false
 		}
@@ -45,7 +46,7 @@ func (e *Engine) preview(ctx context.Context, q *query.Query, now time.Time) (*P
 		col := pl.Columns[len(pl.Columns)-1]
 		return &Preview{Rows: 1, Text: strings.TrimSpace(strings.ToLower(col.Label) + " " + present.For(col, []any{v}).Cell(v))}, true
 	case pl.CountSQL != "" && pl.Ties == nil:
-		n, ok := e.count(ctx, q, pl.CountSQL, pl.CountArgs)
+		n, ok := e.count(ctx, lim, q, pl.CountSQL, pl.CountArgs)
 		if !ok {
 			return nil, false
 		}
@@ -58,7 +59,7 @@ func (e *Engine) preview(ctx context.Context, q *query.Query, now time.Time) (*P
 	}
 	// grouped, ranked and top-N answers: count the rows the answer's own
 	// statement returns, cut as the answer cuts them
-	k, ok := e.count(ctx, q, "SELECT COUNT(*) FROM ("+pl.SQL+") AS clarify_preview", pl.Args)
+	k, ok := e.count(ctx, lim, q, "SELECT COUNT(*) FROM ("+pl.SQL+") AS clarify_preview", pl.Args)
 	if !ok {
 		return nil, false
 	}
@@ -73,7 +74,7 @@ func (e *Engine) preview(ctx context.Context, q *query.Query, now time.Time) (*P
 	if err != nil {
 		return nil, false
 	}
-	n, ok := e.count(ctx, q, sql, args)
+	n, ok := e.count(ctx, lim, q, sql, args)
 	if !ok {
 		return nil, false
 	}
@@ -81,8 +82,8 @@ func (e *Engine) preview(ctx context.Context, q *query.Query, now time.Time) (*P
 }
 
 // count runs a COUNT statement.
-func (e *Engine) count(ctx context.Context, q *query.Query, sql string, args []any) (int64, bool) {
-	r, err := e.run(ctx, q, sql, args, 1)
+func (e *Engine) count(ctx context.Context, lim *understand.ScopeLimit, q *query.Query, sql string, args []any) (int64, bool) {
+	r, err := e.run(ctx, lim, q, sql, args, 1)
 	if err != nil || len(r.Rows) != 1 || len(r.Rows[0]) != 1 {
 		return 0, false
 	}

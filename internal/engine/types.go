@@ -112,6 +112,7 @@ const (
 	CodeTimeout        = "TIMEOUT"
 	CodeValidation     = "VALIDATION_FAILED" // the guard refused the statement
 	CodeScopeViolation = "SCOPE_VIOLATION"   // the statement would read outside the scope
+	CodeScopeForbidden = "SCOPE_FORBIDDEN"   // the user may not see that scope value
 	CodeInternal       = "INTERNAL"          // a bug: recovered, logged, never shown in detail
 )
 

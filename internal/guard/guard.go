@@ -77,8 +77,13 @@ func (o *Options) defaults() {
 
 // Scope is the one scope value a conversation is limited to: the key of
 // one row of the model's scope entity (labs: one patient's id).
+//
+// A Scope with None set and no Value is a user limited to some scope
+// values who named none: every scoped table is refused, unscoped tables
+// (reference data such as the list of analytes) are read as usual.
 type Scope struct {
 	Value string
+	None  bool
 }
 
 // Statement is an accepted statement: the SQL to execute, printed from the
@@ -130,6 +135,9 @@ func cacheKey(sql string, args []any, sc *Scope) string {
 	var b strings.Builder
 	if sc != nil {
 		b.WriteString(sc.Value)
+		if sc.None {
+			b.WriteString("\x00none")
+		}
 	}
 	b.WriteByte(0)
 	b.WriteString(sql)
@@ -215,7 +223,14 @@ func safely[T any](parse func() (T, error)) (v T, err error) {
 
 // check checks one statement, uncached.
 func (g *Guard) check(sql string, args []any, scope *Scope) (st *Statement, err error) {
-	if scope != nil {
+	if scope != nil && scope.None {
+		if scope.Value != "" {
+			return nil, scopeViolation("a scope is either one value or none, not both")
+		}
+		if g.m.Scope == nil {
+			scope = nil // nothing is scoped: nothing to refuse
+		}
+	} else if scope != nil {
 		if err := checkScopeValue(scope.Value); err != nil {
 			return nil, err
 		}
@@ -395,6 +410,9 @@ func storedColumns(e *model.Entity) []*model.Column {
 func (g *Guard) scopeFilterFor(e *model.Entity, sc *Scope) (*scopePath, error) {
 	if sc == nil {
 		return nil, nil
+	}
+	if sc.None && (g.scoped[e] != nil || g.unscopable[e]) {
+		return nil, scopeViolation("table %s belongs to the scope, and no %s this user may see was named", e.TableName(), g.m.Scope.Entity)
 	}
 	if g.unscopable[e] {
 		return nil, scopeViolation("table %s belongs to the scope but has no many-to-one path to %s in the model", e.TableName(), g.m.Scope.Entity)

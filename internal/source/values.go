@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -224,25 +225,13 @@ func (vc *valueCache) RowsWith(ctx context.Context, c *model.Column, value strin
 	if c.Computed() {
 		col = "(" + c.Expr.For(s.Target.Dialect) + ")"
 	}
-	mark := "?"
-	if s.Target.Dialect == model.Postgres {
-		mark = "$1"
-	}
+	mark := placeholder(s.Target.Dialect, 1)
 	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s = %s ORDER BY %s LIMIT %d", sel, w(e.TableName()), col, mark, w(e.Key), limit)
 	res, err := s.Query(ctx, q, []any{value}, limit)
 	if err != nil {
 		return nil, err
 	}
-	out := make([][]string, len(res.Rows))
-	for i, r := range res.Rows {
-		out[i] = make([]string, len(r))
-		for j, v := range r {
-			if v != nil {
-				out[i][j] = fmt.Sprint(v)
-			}
-		}
-	}
-	return out, nil
+	return textRows(res.Rows), nil
 }
 
 // Rows returns the key and the given columns of an entity's rows in key
@@ -267,8 +256,60 @@ func (vc *valueCache) Rows(ctx context.Context, e *model.Entity, cols []string, 
 	if err != nil {
 		return nil, err
 	}
-	out := make([][]string, len(res.Rows))
-	for i, r := range res.Rows {
+	out := textRows(res.Rows)
+	vc.mu.Lock()
+	vc.rows[key] = &rowsEntry{rows: out, loaded: now}
+	vc.mu.Unlock()
+	return out, nil
+}
+
+// RowsByKey returns the key and the given columns of the entity's rows
+// whose key is one of keys (bound, never SQL text), in key order, at most
+// limit of them: the rows a user limited to some scope values may be
+// offered. Not cached: the keys differ from user to user.
+func (vc *valueCache) RowsByKey(ctx context.Context, e *model.Entity, cols []string, keys []string, limit int) ([][]string, error) {
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	if e.Key == "" {
+		return nil, fmt.Errorf("%s has no key to tell its rows apart", e.Name)
+	}
+	if len(keys) > limit {
+		keys = keys[:limit] // the caller sorted them; the rest are typed, not listed
+	}
+	s := vc.s
+	w := s.Target.Dialect.QuoteIdent
+	sel := w(e.Key)
+	for _, c := range cols {
+		sel += ", " + w(c)
+	}
+	marks := make([]string, len(keys))
+	args := make([]any, len(keys))
+	for i, k := range keys {
+		marks[i] = placeholder(s.Target.Dialect, i+1)
+		args[i] = k
+	}
+	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s IN (%s) ORDER BY %s LIMIT %d",
+		sel, w(e.TableName()), w(e.Key), strings.Join(marks, ", "), w(e.Key), limit)
+	res, err := s.Query(ctx, q, args, limit)
+	if err != nil {
+		return nil, err
+	}
+	return textRows(res.Rows), nil
+}
+
+// placeholder is the dialect's mark for the n-th bound parameter.
+func placeholder(d model.Dialect, n int) string {
+	if d == model.Postgres {
+		return "$" + strconv.Itoa(n)
+	}
+	return "?"
+}
+
+// textRows writes each cell as text; NULL is "".
+func textRows(rows [][]any) [][]string {
+	out := make([][]string, len(rows))
+	for i, r := range rows {
 		out[i] = make([]string, len(r))
 		for j, v := range r {
 			if v != nil {
@@ -276,8 +317,5 @@ func (vc *valueCache) Rows(ctx context.Context, e *model.Entity, cols []string, 
 			}
 		}
 	}
-	vc.mu.Lock()
-	vc.rows[key] = &rowsEntry{rows: out, loaded: now}
-	vc.mu.Unlock()
-	return out, nil
+	return out
 }

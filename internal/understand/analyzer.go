@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -70,7 +71,39 @@ type Settings struct {
 	// Resolved holds answers to earlier clarifications and remembered
 	// preferences, keyed by slot key.
 	Resolved map[string]Resolution
+	// Scope, when set, holds the only scope values the user may see (a
+	// clinician's patients): "which patient?" offers only these, and a
+	// value outside them that the question names is refused. Nil: every
+	// value. It narrows what is offered; the engine and the guard enforce it.
+	Scope *ScopeLimit
 }
+
+// ScopeLimit is the set of scope values (keys of the scope entity) one
+// user may see.
+type ScopeLimit struct {
+	keys map[string]bool
+	list []string
+}
+
+// NewScopeLimit returns the limit to keys; none means no value at all.
+func NewScopeLimit(keys []string) *ScopeLimit {
+	l := &ScopeLimit{keys: make(map[string]bool, len(keys))}
+	for _, k := range keys {
+		if !l.keys[k] {
+			l.keys[k] = true
+			l.list = append(l.list, k)
+		}
+	}
+	slices.Sort(l.list)
+	return l
+}
+
+// Permits reports whether key is one the user may see; a nil limit
+// permits every key.
+func (l *ScopeLimit) Permits(key string) bool { return l == nil || l.keys[key] }
+
+// Keys returns the permitted keys, sorted.
+func (l *ScopeLimit) Keys() []string { return l.list }
 
 // index returns the value index, building it on first use and rebuilding it
 // in the background when the catalog's values change (stale-while-revalidate).

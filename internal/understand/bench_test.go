@@ -70,6 +70,9 @@ func (s synthetic) Rows(context.Context, *model.Entity, []string, int) ([][]stri
 func (s synthetic) RowsWith(context.Context, *model.Column, string, []string, int) ([][]string, error) {
 	return nil, nil
 }
+func (s synthetic) RowsByKey(context.Context, *model.Entity, []string, []string, int) ([][]string, error) {
+	return nil, nil
+}
 
 var syllables = []string{"ka", "lo", "mi", "ner", "sto", "va", "ri", "quen", "dor", "pa", "lu", "zen", "tro", "bel", "ash", "ox", "im", "ur", "fel", "gan"}
 

@@ -7,6 +7,7 @@ package understand
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -67,6 +68,10 @@ func (b *builder) scope(ctx context.Context) {
 	if !b.needsScope() && len(b.scopeVals) == 0 {
 		return
 	}
+	if lim := b.s.Scope; lim != nil && len(lim.Keys()) == 0 {
+		b.in.ScopeForbidden = "any " + se.Singular() // granted none: nothing to offer
+		return
+	}
 	cols := m.Scope.OptionColumns
 	if len(cols) == 0 {
 		cols = []string{se.DisplayColumn().Name}
@@ -81,7 +86,14 @@ func (b *builder) scope(ctx context.Context) {
 	for _, r := range rows {
 		sl.Options = append(sl.Options, &Option{ID: r[0], Label: scopeLabel(r), key: r[0]})
 	}
-	b.scopeNamed(sl, rows)
+	b.scopeNamed(ctx, sl, rows)
+	if b.in.ScopeForbidden != "" {
+		return // the turn is refused: nothing is asked or assumed
+	}
+	if r, ok := b.s.Resolved[sl.Key]; ok && r.OptionID != "" && r.Method != MethodPreference && !b.s.Scope.Permits(r.OptionID) {
+		b.in.ScopeForbidden = r.OptionID // an answer naming a value not offered
+		return
+	}
 	if sl.Method == "" {
 		b.scopeUnnamed(sl, se, rows)
 	}
@@ -124,10 +136,18 @@ func (b *builder) needsScope() bool {
 
 // scopeNamed chooses the scope value the question names ("for John Doe"),
 // or narrows the options to those a name matches.
-func (b *builder) scopeNamed(sl *Slot, rows [][]string) {
+func (b *builder) scopeNamed(ctx context.Context, sl *Slot, rows [][]string) {
 	for _, sv := range b.scopeVals {
 		sv.used = true
-		keys := b.scopeKeys(sv, rows)
+		keys := b.scopeKeys(ctx, sv, rows)
+		if lim := b.s.Scope; lim != nil {
+			named := len(keys)
+			keys = slices.DeleteFunc(keys, func(k string) bool { return !lim.Permits(k) })
+			if named > 0 && len(keys) == 0 {
+				b.in.ScopeForbidden = b.words(sv)
+				return
+			}
+		}
 		if len(keys) == 1 {
 			sl.Chosen, sl.Method, sl.Confidence = indexOfKey(sl.Options, keys[0]), MethodExact, sv.conf
 			if sl.Chosen < 0 {
@@ -158,6 +178,9 @@ func (b *builder) scopeUnnamed(sl *Slot, se *model.Entity, rows [][]string) {
 	if len(rows) == 1 && m.Scope.Required != "always" {
 		sl.Chosen, sl.Method, sl.Confidence = 0, MethodExact, 1
 		sl.Why = "the only " + se.Singular() + " in the data"
+		if b.s.Scope != nil {
+			sl.Why = "the only " + se.Singular() + " you may see"
+		}
 		return
 	}
 	sl.Ask = true
@@ -174,6 +197,10 @@ func (b *builder) scopeUnnamed(sl *Slot, se *model.Entity, rows [][]string) {
 func (b *builder) scopeRows(ctx context.Context, se *model.Entity, cols []string) ([][]string, error) {
 	if b.a.cat == nil {
 		return nil, nil
+	}
+	if lim := b.s.Scope; lim != nil {
+		// only the rows this user may see are read, and so offered
+		return b.a.cat.RowsByKey(ctx, se, cols, lim.Keys(), 200)
 	}
 	return b.a.cat.Rows(ctx, se, cols, 200)
 }
@@ -206,14 +233,27 @@ func indexOfKey(opts []*Option, key string) int {
 	return -1
 }
 
-// scopeKeys maps a scope value mention to row keys.
-func (b *builder) scopeKeys(sv *mention, rows [][]string) []string {
+// scopeKeys maps a scope value mention to row keys. For a user limited
+// to some values, the rows offered are only theirs, so a name is looked up
+// in the whole table: naming someone else's patient is refused, not
+// mistaken for naming nobody.
+func (b *builder) scopeKeys(ctx context.Context, sv *mention, rows [][]string) []string {
 	se := b.scopeEntity()
 	var keys []string
 	for _, v := range sv.vals {
 		for _, val := range v.values {
 			if v.col.Name == se.Key {
 				keys = append(keys, val)
+				continue
+			}
+			if b.s.Scope != nil && b.a.cat != nil && v.col.Entity() == se {
+				found, err := b.a.cat.RowsWith(ctx, v.col, val, nil, 50)
+				if err != nil {
+					b.a.logger().WarnContext(ctx, "scope name lookup failed", "entity", se.Name, "err", err)
+				}
+				for _, r := range found {
+					keys = append(keys, r[0])
+				}
 				continue
 			}
 			ci := -1

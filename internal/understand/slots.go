@@ -72,6 +72,9 @@ type Interpretation struct {
 	// is the average area of them") that the answer does not compute: the
 	// answer says so instead of dropping it.
 	LeftOut string
+	// ScopeForbidden is the scope value the question named that the user
+	// may not see ("" when none): the turn is refused, not narrowed.
+	ScopeForbidden string
 }
 
 // Slot is one decision of an interpretation.

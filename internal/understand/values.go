@@ -37,6 +37,10 @@ type Catalog interface {
 	// column c holds value (bound, never SQL text), in key order, at most
 	// limit of them: the people a shared name may mean.
 	RowsWith(ctx context.Context, c *model.Column, value string, cols []string, limit int) ([][]string, error)
+	// RowsByKey returns the key and the given columns of the rows whose key
+	// is one of keys (bound), in key order, at most limit of them: the
+	// scope values a user may be offered.
+	RowsByKey(ctx context.Context, e *model.Entity, cols []string, keys []string, limit int) ([][]string, error)
 }
 
 // storedValues is one load of the stored values: their index, and the

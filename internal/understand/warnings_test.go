@@ -31,6 +31,9 @@ func (failing) Rows(context.Context, *model.Entity, []string, int) ([][]string, 
 func (failing) RowsWith(context.Context, *model.Column, string, []string, int) ([][]string, error) {
 	return nil, errDriver
 }
+func (failing) RowsByKey(context.Context, *model.Entity, []string, []string, int) ([][]string, error) {
+	return nil, errDriver
+}
 
 // TestWarningsCarryNoDriverText: when the database cannot be read, the
 // warnings a user sees say so in plain words; the driver's error goes to
