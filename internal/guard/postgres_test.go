@@ -131,7 +131,7 @@ func TestPostgresPrinted(t *testing.T) {
 	t.Parallel()
 	g := guardFor(t, "labs", model.Postgres)
 	sc := &guard.Scope{Value: "L2"}
-	proj := `(SELECT "id", "full_name", "gender", "date_of_birth" FROM "patients" WHERE "id" = 'L2') AS`
+	proj := `(SELECT "id", "full_name", "gender", "date_of_birth" FROM "patients" WHERE "id" = 'L2' OFFSET 0) AS`
 	for _, tc := range []struct {
 		name string
 		sql  string

@@ -104,6 +104,27 @@ func projectionSQL(d model.Dialect, e *model.Entity, p *scopePath, v string) str
 	b.WriteString(" FROM " + d.QuoteIdent(e.TableName()))
 	if p != nil {
 		b.WriteString(" WHERE " + p.filter(d, v))
+		b.WriteString(scopeFence(d))
 	}
 	return b.String()
+}
+
+// scopeFence ends a scoped projection with a clause that makes it an
+// optimisation fence. Without one the optimisers merge the projection into
+// the statement around it and evaluate the statement's own conditions on
+// rows of other scope values — MariaDB even reads a row found by primary
+// key while planning and folds the conditions on it — so an error (an
+// overflow, a bad cast) answered a question about a row the statement
+// cannot see. A LIMIT or OFFSET keeps a derived table from being merged
+// into its parent and conditions from being pushed into it on all three
+// servers: the projection is computed on its own, and the statement's
+// conditions only ever meet the scope value's rows.
+func scopeFence(d model.Dialect) string {
+	switch d {
+	case model.MySQL:
+		return " LIMIT 18446744073709551615" // MySQL's way of writing "no limit"
+	case model.Postgres:
+		return " OFFSET 0"
+	}
+	return " LIMIT -1 OFFSET 0" // SQLite: any OFFSET stops flattening
 }
