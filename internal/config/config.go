@@ -62,9 +62,16 @@ type Server struct {
 	// Store is sqlite:PATH or postgres://… (default sqlite:DATA_DIR/clarify.db;
 	// env CLARIFY_STORE).
 	Store string `yaml:"store,omitempty"`
-	// APIKeys map keys (as SHA-256 hex, never in clear) to users; with none
-	// the server listens on loopback only, for one local user.
+	// APIKeys map keys (as salted hashes, never in clear) to users; with
+	// no authentication at all (no keys, oidc or trusted_proxy) the server
+	// listens on loopback only, for one local user.
 	APIKeys []APIKey `yaml:"api_keys,omitempty"`
+	// OIDC accepts bearer JWTs from an OpenID Connect provider (default
+	// off).
+	OIDC *OIDC `yaml:"oidc,omitempty"`
+	// TrustedProxy accepts identity headers from a reverse proxy (default
+	// off).
+	TrustedProxy *TrustedProxy `yaml:"trusted_proxy,omitempty"`
 	// AllowedOrigins enables CORS for these origins (default none).
 	AllowedOrigins []string `yaml:"allowed_origins,omitempty"`
 	// AllowedHosts are the names requests may carry in Host besides
@@ -145,7 +152,14 @@ type ScopeGrant struct {
 // whole key) is the legacy form, still accepted.
 type APIKey struct {
 	User   string `yaml:"user"`
-	SHA256 string `yaml:"sha256"`
+	ID     string `yaml:"id,omitempty"`
+	Hash   string `yaml:"hash,omitempty"`
+	SHA256 string `yaml:"sha256,omitempty"`
+	// Expires is YYYY-MM-DD (midnight UTC starting that day) or RFC 3339;
+	// empty: never.
+	Expires string `yaml:"expires,omitempty"`
+	// Groups the key's user belongs to.
+	Groups []string `yaml:"groups,omitempty"`
 	// Admin lets the user read every user's statistics.
 	Admin bool `yaml:"admin,omitempty"`
 }
@@ -216,10 +230,8 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("sources[%d] (%s): row_cap and query_timeout must not be negative", i, s.Name)
 		}
 	}
-	for i, k := range c.Server.APIKeys {
-		if k.User == "" || len(k.SHA256) != 64 {
-			return fmt.Errorf("server.api_keys[%d]: a key needs a user and the 64-hex-digit sha256 of the key", i)
-		}
+	if err := c.Server.validateAuth(); err != nil {
+		return err
 	}
 	if c.Server.MessageLimit < 0 || c.Server.ClarificationTTL < 0 {
 		return fmt.Errorf("server: message_limit and clarification_ttl must not be negative")
