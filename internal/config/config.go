@@ -51,6 +51,16 @@ type Source struct {
 	QueryTimeout time.Duration `yaml:"query_timeout,omitempty"`
 	// RowCap bounds the rows of an answer (default 1000).
 	RowCap int `yaml:"row_cap,omitempty"`
+	// MaxConcurrent caps the statements running at once on the source,
+	// shared fairly between users (default 8, 3 for SQLite; 0 turns the
+	// cap off).
+	MaxConcurrent *int `yaml:"max_concurrent,omitempty"`
+	// HeavyConcurrent caps the statements of heavy shapes running at once,
+	// beside max_concurrent (default 1; 0: no separate lane).
+	HeavyConcurrent *int `yaml:"heavy_concurrent,omitempty"`
+	// HeavyAfter is the mean duration of a statement shape's recent runs
+	// from which it is heavy (default 100ms).
+	HeavyAfter time.Duration `yaml:"heavy_after,omitempty"`
 }
 
 var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
@@ -228,6 +238,9 @@ func (c *Config) Validate() error {
 		}
 		if s.RowCap < 0 || s.QueryTimeout < 0 {
 			return fmt.Errorf("sources[%d] (%s): row_cap and query_timeout must not be negative", i, s.Name)
+		}
+		if s.MaxConcurrent != nil && *s.MaxConcurrent < 0 || s.HeavyConcurrent != nil && *s.HeavyConcurrent < 0 || s.HeavyAfter < 0 {
+			return fmt.Errorf("sources[%d] (%s): max_concurrent, heavy_concurrent and heavy_after must not be negative (0 turns a cap off)", i, s.Name)
 		}
 	}
 	if err := c.Server.validateAuth(); err != nil {

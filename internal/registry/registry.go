@@ -284,6 +284,7 @@ func Open(ctx context.Context, cfg config.Source, opt Options) (*engine.Engine, 
 	if cfg.RowCap > 0 {
 		sopt.RowCap = cfg.RowCap
 	}
+	sopt.Concurrency = source.ConfiguredConcurrency(cfg.MaxConcurrent, cfg.HeavyConcurrent, cfg.HeavyAfter)
 	src := source.New(cfg.Name, t, db, m, sopt)
 	if err := src.CheckSchema(ctx); err != nil {
 		src.Close()

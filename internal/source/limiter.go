@@ -285,3 +285,18 @@ func (p *execPool) admitted(ctx context.Context, query string, f func() (*Result
 	}()
 	return f()
 }
+
+// ConfiguredConcurrency turns a source's configuration (nil: default,
+// 0: off, n: a cap of n, as in YAML) into Concurrency.
+func ConfiguredConcurrency(maxConcurrent, heavyConcurrent *int, heavyAfter time.Duration) Concurrency {
+	conv := func(p *int) int {
+		switch {
+		case p == nil:
+			return 0
+		case *p == 0:
+			return -1
+		}
+		return *p
+	}
+	return Concurrency{Max: conv(maxConcurrent), Heavy: conv(heavyConcurrent), HeavyAfter: heavyAfter}
+}

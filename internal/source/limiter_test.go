@@ -271,3 +271,23 @@ func TestLimiterOff(t *testing.T) {
 		t.Error("a negative Max left a limiter")
 	}
 }
+
+// TestConfiguredConcurrency: YAML's nil is the default, 0 turns a cap off.
+func TestConfiguredConcurrency(t *testing.T) {
+	zero, two := 0, 2
+	for _, tc := range []struct {
+		name       string
+		max, heavy *int
+		want       source.Concurrency
+	}{
+		{"defaults", nil, nil, source.Concurrency{}},
+		{"off", &zero, &zero, source.Concurrency{Max: -1, Heavy: -1}},
+		{"caps", &two, &two, source.Concurrency{Max: 2, Heavy: 2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, source.ConfiguredConcurrency(tc.max, tc.heavy, 0)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
