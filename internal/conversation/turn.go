@@ -8,6 +8,7 @@ import (
 
 	"github.com/clarify-sql/clarify/internal/access"
 	"github.com/clarify-sql/clarify/internal/engine"
+	"github.com/clarify-sql/clarify/internal/source"
 	"github.com/clarify-sql/clarify/internal/store"
 	"github.com/clarify-sql/clarify/internal/understand"
 )
@@ -52,7 +53,7 @@ func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, em
 		Progress: func(step string, took time.Duration) {
 			add("step", map[string]any{"step": step, "label": stepLabels[step], "ms": float64(took.Microseconds()) / 1000})
 		}}
-	out, err := eng.Turn(ctx, req)
+	out, err := eng.Turn(source.WithUser(ctx, c.UserID), req) // the source shares its capacity fairly between users
 	now := s.opt.Clock().UTC()
 	c.UpdatedAt = now
 	res := &Result{ConversationID: c.ID}
