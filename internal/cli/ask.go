@@ -6,10 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os/user"
 	"strconv"
 	"strings"
 
+	"github.com/clarify-sql/clarify/internal/access"
 	"github.com/clarify-sql/clarify/internal/clarify"
+	"github.com/clarify-sql/clarify/internal/conversation"
 	"github.com/clarify-sql/clarify/internal/config"
 	"github.com/clarify-sql/clarify/internal/engine"
 	"github.com/clarify-sql/clarify/internal/registry"
@@ -26,6 +29,7 @@ func (e *env) ask(ctx context.Context, args []string) error {
 	noAsk := fs.Bool("no-ask", false, "answer at once, stating assumptions instead of asking")
 	asJSON := fs.Bool("json", false, "print one JSON document per turn")
 	explain := fs.Bool("explain", false, "print how the question was understood")
+	asUser := fs.String("user", "", "apply the config's access rules for this user (env CLARIFY_USER; default the login name)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return usagef("%v", err)
@@ -38,7 +42,13 @@ func (e *env) ask(ctx context.Context, args []string) error {
 		return err
 	}
 	defer closeFn()
-	t := &turns{e: e, eng: eng, json: *asJSON, explain: *explain, in: bufio.NewReader(e.stdin)}
+	var lim *understand.ScopeLimit
+	if *db == "" {
+		if lim, err = e.rights(ctx, c, eng, *asUser); err != nil {
+			return err
+		}
+	}
+	t := &turns{e: e, eng: eng, json: *asJSON, explain: *explain, in: bufio.NewReader(e.stdin), scope: lim}
 	return t.run(ctx, pos[0], !*noAsk)
 }
 
@@ -80,10 +90,12 @@ type turns struct {
 	json    bool
 	explain bool
 	in      *bufio.Reader
+	// scope limits the turns to the scope values the user may see.
+	scope *understand.ScopeLimit
 }
 
 func (t *turns) run(ctx context.Context, question string, interactive bool) error {
-	req := engine.Request{Question: question, Resolved: map[string]understand.Resolution{}, Interactive: interactive}
+	req := engine.Request{Question: question, Resolved: map[string]understand.Resolution{}, Interactive: interactive, Scope: t.scope}
 	for {
 		out, err := t.eng.Turn(ctx, req)
 		if err != nil {
@@ -115,7 +127,7 @@ func (t *turns) run(ctx context.Context, question string, interactive bool) erro
 			continue
 		}
 		if clarify.LooksLikeQuestion(reply) && clarify.Interpret(reply, out.Slot).FreeText != "" {
-			req = engine.Request{Question: reply, Resolved: map[string]understand.Resolution{}, Interactive: interactive}
+			req = engine.Request{Question: reply, Resolved: map[string]understand.Resolution{}, Interactive: interactive, Scope: t.scope}
 			continue
 		}
 		req.Resolved[out.Slot.Key] = clarify.Interpret(reply, out.Slot)
@@ -179,4 +191,45 @@ func cell(v any) string {
 		return strconv.FormatFloat(x, 'f', -1, 64)
 	}
 	return fmt.Sprint(v)
+}
+
+// rights applies the config's access rules, when it has any, for the user
+// named by --user, CLARIFY_USER or the login name: the source must be one
+// they may use, and the turns are limited to the scope values they may
+// see. The command line is as trusted as the config file it reads; this
+// shows an operator what a user sees, the server is what separates users.
+func (e *env) rights(ctx context.Context, c common, eng *engine.Engine, flagUser string) (*understand.ScopeLimit, error) {
+	cfg, _, err := c.load()
+	if err != nil {
+		return nil, err
+	}
+	p := access.New(cfg.Access)
+	if !p.Restricts() {
+		return nil, nil
+	}
+	name := first(flagUser, getenv("CLARIFY_USER"))
+	if name == "" {
+		if u, err := user.Current(); err == nil {
+			name = u.Username
+		}
+	}
+	if name == "" {
+		return nil, usagef("the config has access rules: say who is asking with --user or CLARIFY_USER")
+	}
+	who := access.Who{User: name}
+	src := eng.Source()
+	if !p.MaySee(who, src.Name) {
+		return nil, &engine.Error{Code: conversation.CodeSourceForbidden, Message: fmt.Sprintf("%s may not use the source %q", name, src.Name)}
+	}
+	if src.Model.Scope == nil {
+		return nil, nil
+	}
+	keys, all, err := p.Scope(ctx, who, src.Name, src)
+	if err != nil {
+		return nil, err
+	}
+	if all {
+		return nil, nil
+	}
+	return understand.NewScopeLimit(keys), nil
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/access"
 	"github.com/clarify-sql/clarify/internal/config"
 	"github.com/clarify-sql/clarify/internal/conversation"
 	"github.com/clarify-sql/clarify/internal/registry"
@@ -93,11 +94,15 @@ func (e *env) serve(ctx context.Context, args []string) error {
 	if strings.HasPrefix(dsn, "sqlite:") {
 		poll = 5 * time.Second
 	}
+	policy := access.New(cfg.Access)
+	if policy.Restricts() && len(keys) == 0 {
+		return fmt.Errorf("access rules need to know who is asking: configure server.api_keys (clarify key new), oidc or trusted_proxy")
+	}
 	svc := conversation.New(registry.Engines{Registry: reg}, st, conversation.Options{
 		TTL: cfg.Server.ClarificationTTL, MessageLimit: cfg.Server.MessageLimit, PollInterval: poll, Log: log,
-		Keep: time.Duration(cfg.Conversations.Keep)})
+		Keep: time.Duration(cfg.Conversations.Keep), Access: policy})
 	defer svc.Close()
-	srv := server.New(svc, reg, st.Ping, server.Config{Keys: keys, AllowedOrigins: cfg.Server.AllowedOrigins,
+	srv := server.New(svc, reg, st.Ping, server.Config{Keys: keys, Access: policy, AllowedOrigins: cfg.Server.AllowedOrigins,
 		AllowedHosts: cfg.Server.AllowedHosts, RateLimit: rateLimit(cfg.Server.RateLimit), Log: log, Web: webHandler()})
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {

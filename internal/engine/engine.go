@@ -406,6 +406,9 @@ func (e *Engine) suggestions(ctx context.Context, lim *understand.ScopeLimit, in
 			return false
 		}
 		seen[k] = true
+		if !e.mayAsk(ctx, lim, s.Prompt, now) {
+			return false
+		}
 		out = append(out, *s)
 		return true
 	}
@@ -464,6 +467,17 @@ func touched(q *query.Query) []*model.Entity {
 		es = append(es, q.Subject)
 	}
 	return es
+}
+
+// mayAsk reports whether a suggested question names no scope value the
+// user may not see: a model's suggestion "Plot glucose for John Doe" is
+// not shown to a user who may not see John Doe.
+func (e *Engine) mayAsk(ctx context.Context, lim *understand.ScopeLimit, prompt string, now time.Time) bool {
+	if lim == nil {
+		return true
+	}
+	in, err := e.an.Analyze(ctx, prompt, understand.Settings{Now: now, Scope: lim})
+	return err == nil && in.ScopeForbidden == ""
 }
 
 // relaxed finds the one filter whose removal gives rows, trying the most

@@ -60,6 +60,12 @@ func TestScopeRights(t *testing.T) {
 				t.Errorf("B's answer is bound to %v", p)
 			}
 		}
+		// the model's suggested questions that name other patients are not shown
+		for _, sg := range out.Answer.Suggestions {
+			if strings.Contains(sg.Prompt, "Ivan") || strings.Contains(sg.Prompt, "John") {
+				t.Errorf("B is suggested %q", sg.Prompt)
+			}
+		}
 	})
 
 	for _, tc := range []struct {

@@ -30,7 +30,7 @@ func statusOf(code string) int {
 		return http.StatusBadRequest
 	case codeUnauthorized:
 		return http.StatusUnauthorized
-	case codeForbidden:
+	case codeForbidden, engine.CodeScopeForbidden, conversation.CodeSourceForbidden:
 		return http.StatusForbidden
 	case conversation.CodeNotFound:
 		return http.StatusNotFound

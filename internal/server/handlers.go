@@ -82,6 +82,9 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &a) {
 		return
 	}
+	if a.Source == "" {
+		a.Source = s.defaultSource(r) // the first the user may use
+	}
 	if wantsStream(r) {
 		s.stream(w, r, func(ctx context.Context, emit conversation.Emit) (*conversation.Result, error) {
 			return s.svc.Ask(ctx, userOf(r), a, emit)
@@ -184,8 +187,9 @@ func (s *Server) listSources(w http.ResponseWriter, r *http.Request) {
 		Error       string `json:"error,omitempty"`
 	}
 	out := []src{}
-	for _, n := range s.sources.Names() {
-		x := src{Name: n, Default: n == s.sources.Default()}
+	def := s.defaultSource(r)
+	for _, n := range s.cfg.Access.Sources(whoOf(r), s.sources.Names()) {
+		x := src{Name: n, Default: n == def}
 		if info, err := s.sources.Info(r.Context(), n); err != nil {
 			x.Error = "unavailable"
 			s.log(r).Warn("source unavailable", "source", n, "err", err)
@@ -277,4 +281,17 @@ func eventFrame(ev store.Event) []byte {
 	b.Write(ev.Data)
 	b.WriteString("\n\n")
 	return []byte(b.String())
+}
+
+// defaultSource is the configured default when the user may use it, else
+// the first source they may use ("" when none).
+func (s *Server) defaultSource(r *http.Request) string {
+	who := whoOf(r)
+	if d := s.sources.Default(); s.cfg.Access.MaySee(who, d) {
+		return d
+	}
+	if names := s.cfg.Access.Sources(who, s.sources.Names()); len(names) > 0 {
+		return names[0]
+	}
+	return s.sources.Default() // refused with SOURCE_FORBIDDEN when asked
 }

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/access"
 	"github.com/clarify-sql/clarify/internal/conversation"
 	"github.com/clarify-sql/clarify/internal/registry"
 )
@@ -55,6 +56,9 @@ type Config struct {
 	// (default DefaultRateLimit: 30 a minute, 10 in a burst, 4 running);
 	// over either the server answers 429 RATE_LIMITED with Retry-After.
 	RateLimit *RateLimit
+	// Access filters the sources each user is shown (the conversation
+	// service enforces the same policy on every turn); nil: all.
+	Access *access.Policy
 	// Now is the limiter's clock (default time.Now).
 	Now func() time.Time
 	// Web serves the chat UI at / when set.
@@ -210,6 +214,9 @@ func userOf(r *http.Request) string {
 	return u
 }
 
+// whoOf is the request's identity for access rules.
+func whoOf(r *http.Request) access.Who { return access.WhoFrom(r.Context(), userOf(r)) }
+
 func (s *Server) log(r *http.Request) *slog.Logger {
 	id, _ := r.Context().Value(requestIDKey).(string)
 	return s.cfg.Log.With("request_id", id)
@@ -364,6 +371,7 @@ func (s *Server) auth(next http.HandlerFunc) http.Handler {
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
 		ctx := context.WithValue(r.Context(), userKey, user)
+		ctx = access.WithWho(ctx, access.Who{User: user})
 		next(w, r.WithContext(ctx))
 	})
 }

@@ -132,6 +132,8 @@ const PLAIN = {
   NOT_FOUND: "I can't find this conversation any more",
   UNKNOWN_SOURCE: "That data source isn't available",
   SOURCE_UNAVAILABLE: "That data source can't be reached right now",
+  SOURCE_FORBIDDEN: "You don't have access to that data source",
+  SCOPE_FORBIDDEN: "You don't have access to that person's data",
   BAD_REQUEST: "I couldn't use that request",
   BODY_TOO_LARGE: "That message is too long",
   FORBIDDEN: "The server refused the request",
