@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
+	"github.com/clarify-sql/clarify/internal/access"
 	"github.com/clarify-sql/clarify/internal/conversation"
 	"github.com/clarify-sql/clarify/internal/demo/demotest"
 	"github.com/clarify-sql/clarify/internal/engine"
@@ -71,6 +72,13 @@ func startSite(t *testing.T, keys ...server.Key) *site {
 // startSiteLimited is startSite with the rate limit rl (nil: defaults).
 func startSiteLimited(t *testing.T, rl *server.RateLimit, keys ...server.Key) *site {
 	t.Helper()
+	return startSiteWith(t, rl, nil, keys...)
+}
+
+// startSiteWith is startSite with the rate limit rl (nil: defaults) and
+// the access rules pol (nil: none).
+func startSiteWith(t *testing.T, rl *server.RateLimit, pol *access.Policy, keys ...server.Key) *site {
+	t.Helper()
 	browserContext(t) // no browser, no point: skip (or fail in CI) at once
 	ctx := context.Background()
 	st, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "store.db"))
@@ -83,10 +91,10 @@ func startSiteLimited(t *testing.T, rl *server.RateLimit, keys ...server.Key) *s
 		descr: map[string]string{"clinic": demotest.Model(t, "clinic").Description, "labs": demotest.Model(t, "labs").Description},
 	}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	svc := conversation.New(en, st, conversation.Options{PollInterval: 50 * time.Millisecond, Log: quiet})
+	svc := conversation.New(en, st, conversation.Options{PollInterval: 50 * time.Millisecond, Log: quiet, Access: pol})
 	t.Cleanup(svc.Close)
 	srv := server.New(svc, en, st.Ping, server.Config{Web: web.Handler(), Keys: keys, Heartbeat: 2 * time.Second,
-		RateLimit: rl, Log: quiet})
+		RateLimit: rl, Access: pol, Log: quiet})
 	tp := &tap{}
 	ts := httptest.NewServer(tp.wrap(srv.Handler()))
 	t.Cleanup(func() {
