@@ -40,6 +40,7 @@ Usage:
   clarify bench serve [--conversations N] [--store DSN]   a bounded load run against a child server
   clarify guard 'SQL'… [--source NAME] [--scope VALUE] [--dialect D] [--run] [--json]
   clarify doctor [--source NAME] [--json]
+  clarify key new --user NAME [--expires 90d|YYYY-MM-DD] [--admin] [--group G]…   an API key, printed once, and its config lines
 
 Common flags: --data-dir D (env CLARIFY_DATA_DIR), --config FILE (env CLARIFY_CONFIG).
 Demo data is generated into the data directory on first use.
@@ -81,6 +82,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = e.guardCmd(ctx, args[1:])
 	case "doctor":
 		err = e.doctor(ctx, args[1:])
+	case "key":
+		err = e.key(ctx, args[1:])
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
