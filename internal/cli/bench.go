@@ -18,6 +18,9 @@ import (
 	"sync"
 	"time"
 
+	"go.yaml.in/yaml/v3"
+
+	"github.com/clarify-sql/clarify/internal/config"
 	"github.com/clarify-sql/clarify/internal/server"
 )
 
@@ -27,8 +30,11 @@ import (
 // it reports time to first event and to answer, throughput, and the
 // server's resident memory per open conversation.
 func (e *env) bench(ctx context.Context, args []string) error {
+	if len(args) > 0 && args[0] == "fairness" {
+		return e.benchFairness(ctx, args[1:])
+	}
 	if len(args) == 0 || args[0] != "serve" {
-		return usagef("bench needs a target: bench serve")
+		return usagef("bench needs a target: bench serve, bench fairness")
 	}
 	fs := newFlagSet("bench serve", e)
 	var c common
@@ -422,4 +428,171 @@ func rssKB(pid int) (int64, error) {
 		}
 	}
 	return 0, fmt.Errorf("no VmRSS")
+}
+
+// benchFairness measures what heavy questions cost everyone else: the
+// latency of light questions asked in a loop by a few clients, first on
+// a quiet server, then while N other clients (each its own user) ask a
+// heavy question in a loop, on the same source of a `clarify serve`
+// child process. The sources are those of --config (all four demo
+// sources without one), so a source's max_concurrent and
+// heavy_concurrent can be compared by running twice.
+func (e *env) benchFairness(ctx context.Context, args []string) error {
+	fs := newFlagSet("bench fairness", e)
+	var c common
+	c.register(fs)
+	heavy := fs.Int("heavy", 20, "clients asking the heavy question in a loop")
+	light := fs.Int("light", 2, "clients asking the light question in a loop")
+	heavyQ := fs.String("heavy-question", "average trade price per symbol per day in the last year", "a question whose statement is expensive")
+	lightQ := fs.String("light-question", "How many symbols are there?", "a question whose statement is cheap")
+	source := fs.String("source", "trades", "source both questions go to")
+	store := fs.String("store", "", "store of the server under test (default sqlite in a temp dir)")
+	dur := fs.Duration("duration", 20*time.Second, "how long light questions are measured in each phase")
+	if _, err := parse(fs, args); err != nil {
+		return usagef("%v", err)
+	}
+	if *heavy < 0 || *light < 1 || *dur <= 0 {
+		return usagef("--heavy must not be negative, --light and --duration must be positive")
+	}
+	cfg, dir, err := c.load()
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "clarify-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if *store == "" {
+		*store = "sqlite:" + filepath.Join(tmp, "store.db")
+	}
+	cfgPath := filepath.Join(tmp, "bench.yaml")
+	if err := writeFairnessConfig(cfgPath, cfg, *light+*heavy); err != nil {
+		return err
+	}
+	srv, err := startChild(ctx, dir, *store, cfgPath)
+	if err != nil {
+		return err
+	}
+	defer srv.stop()
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: *light + *heavy, IdleConnTimeout: time.Minute}}
+	defer client.CloseIdleConnections()
+	ask := func(ctx context.Context, user int, q string) (time.Duration, error) {
+		start := time.Now()
+		evs, err := streamTurn(ctx, client, benchKey(user), "http://"+srv.addr+"/v1/conversations",
+			map[string]any{"question": q, "source": *source, "interactive": false}, nil)
+		if err != nil {
+			return 0, err
+		}
+		for _, ev := range evs {
+			if ev.typ == "result" {
+				return time.Since(start), nil
+			}
+		}
+		for _, ev := range evs {
+			if ev.typ == "error" {
+				return 0, fmt.Errorf("%q: %s", q, ev.data)
+			}
+		}
+		return 0, fmt.Errorf("%q: the turn ended without a result", q)
+	}
+	// warm up: value caches, pools, and the statements' shapes learned
+	for i := 0; i < 3; i++ {
+		for _, q := range []string{*lightQ, *heavyQ} {
+			d, err := ask(ctx, 0, q)
+			if err != nil {
+				return err
+			}
+			if i == 2 {
+				fmt.Fprintf(e.stdout, "alone: %q answered in %s\n", q, d.Round(100*time.Microsecond))
+			}
+		}
+	}
+	quiet, qfail := lightLoop(ctx, ask, *light, *lightQ, *dur)
+	// the heavy clients ask until the light ones are done
+	hctx, stopHeavy := context.WithCancel(ctx)
+	var hwg sync.WaitGroup
+	var hmu sync.Mutex
+	var heavyDone, heavyFailed int
+	var heavyTimes []time.Duration
+	for i := 0; i < *heavy; i++ {
+		hwg.Add(1)
+		go func() {
+			defer hwg.Done()
+			for hctx.Err() == nil {
+				d, err := ask(hctx, *light+i, *heavyQ)
+				hmu.Lock()
+				switch {
+				case err == nil:
+					heavyDone++
+					heavyTimes = append(heavyTimes, d)
+				case hctx.Err() == nil:
+					heavyFailed++
+				}
+				hmu.Unlock()
+			}
+		}()
+	}
+	time.Sleep(2 * time.Second) // let the heavy load build up
+	loaded, lfail := lightLoop(ctx, ask, *light, *lightQ, *dur)
+	stopHeavy()
+	hwg.Wait()
+	fmt.Fprintf(e.stdout, "light question %q on %s, %d clients, %s per phase\n", *lightQ, *source, *light, *dur)
+	fmt.Fprintf(e.stdout, "  quiet:            %4d answers  p50 %s  p95 %s  %d failed\n", len(quiet), pct(quiet, 0.5), pct(quiet, 0.95), len(qfail))
+	fmt.Fprintf(e.stdout, "  with %2d heavy:    %4d answers  p50 %s  p95 %s  %d failed\n", *heavy, len(loaded), pct(loaded, 0.5), pct(loaded, 0.95), len(lfail))
+	for _, f := range append(qfail, lfail...)[:min(3, len(qfail)+len(lfail))] {
+		fmt.Fprintln(e.stdout, "  failure:", f)
+	}
+	if p := pct(quiet, 0.5); p > 0 {
+		fmt.Fprintf(e.stdout, "  p50 ratio %.2fx, p95 ratio %.2fx\n", float64(pct(loaded, 0.5))/float64(p), float64(pct(loaded, 0.95))/float64(pct(quiet, 0.95)))
+	}
+	fmt.Fprintf(e.stdout, "heavy question %q: %d answers (p50 %s), %d failed, while measured\n", *heavyQ, heavyDone, pct(heavyTimes, 0.5), heavyFailed)
+	return nil
+}
+
+// lightLoop has n clients ask q in a loop for d and returns the latencies
+// of the answers and the failures (a timed-out turn is one).
+func lightLoop(ctx context.Context, ask func(context.Context, int, string) (time.Duration, error), n int, q string, d time.Duration) ([]time.Duration, []string) {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var out []time.Duration
+	var failed []string
+	end := time.Now().Add(d)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for time.Now().Before(end) && ctx.Err() == nil {
+				took, err := ask(ctx, i, q)
+				mu.Lock()
+				if err != nil {
+					failed = append(failed, err.Error())
+				} else {
+					out = append(out, took)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return out, failed
+}
+
+// writeFairnessConfig writes the child's configuration: one key per
+// client, rate limits off (they would hide what the source does), and the
+// sources of cfg.
+func writeFairnessConfig(path string, cfg *config.Config, users int) error {
+	var b strings.Builder
+	b.WriteString("server:\n  rate_limit: {questions_per_minute: 0, burst: 0, concurrent_turns: 0}\n  api_keys:\n")
+	for i := 0; i < users; i++ {
+		fmt.Fprintf(&b, "    - {user: u%d, sha256: %s}\n", i, server.HashKey(benchKey(i)))
+	}
+	if cfg != nil && len(cfg.Sources) > 0 {
+		out, err := yaml.Marshal(map[string]any{"sources": cfg.Sources})
+		if err != nil {
+			return err
+		}
+		b.Write(out)
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o600)
 }

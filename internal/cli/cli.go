@@ -38,6 +38,7 @@ Usage:
   clarify demo [--dir D] [--as-of YYYY-MM-DD] [--seed N] [--postgres DSN] [--mysql DSN]
   clarify sources
   clarify bench serve [--conversations N] [--store DSN]   a bounded load run against a child server
+  clarify bench fairness [--heavy N] [--heavy-question Q] [--light-question Q] [--source NAME] [--duration D]   light-question latency with and without N heavy clients
   clarify guard 'SQL'… [--source NAME] [--scope VALUE] [--dialect D] [--run] [--json]
   clarify doctor [--source NAME] [--json]
   clarify key new --user NAME [--expires 90d|YYYY-MM-DD] [--admin] [--group G]…   an API key, printed once, and its config lines
