@@ -41,6 +41,7 @@ Usage:
   clarify bench fairness [--heavy N] [--heavy-question Q] [--light-question Q] [--source NAME] [--duration D]   light-question latency with and without N heavy clients
   clarify guard 'SQL'… [--source NAME] [--scope VALUE] [--dialect D] [--run] [--json]
   clarify doctor [--source NAME] [--json]
+  clarify audit [--user U] [--source NAME] [--since 30d|TIME] [--until TIME] [--limit N] [--before ID] [--store DSN] [--json]
   clarify key new --user NAME [--expires 90d|YYYY-MM-DD] [--admin] [--group G]…   an API key, printed once, and its config lines
 
 Common flags: --data-dir D (env CLARIFY_DATA_DIR), --config FILE (env CLARIFY_CONFIG).
@@ -83,6 +84,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = e.guardCmd(ctx, args[1:])
 	case "doctor":
 		err = e.doctor(ctx, args[1:])
+	case "audit":
+		err = e.audit(ctx, args[1:])
 	case "key":
 		err = e.key(ctx, args[1:])
 	case "help", "-h", "--help":

@@ -100,7 +100,7 @@ func (e *env) serve(ctx context.Context, args []string) error {
 	}
 	svc := conversation.New(registry.Engines{Registry: reg}, st, conversation.Options{
 		TTL: cfg.Server.ClarificationTTL, MessageLimit: cfg.Server.MessageLimit, PollInterval: poll, Log: log,
-		Keep: time.Duration(cfg.Conversations.Keep), Access: policy})
+		Keep: time.Duration(cfg.Conversations.Keep), AuditKeep: time.Duration(cfg.Audit.Keep), Access: policy})
 	defer svc.Close()
 	srv := server.New(svc, reg, st.Ping, server.Config{Keys: keys, Access: policy, AllowedOrigins: cfg.Server.AllowedOrigins,
 		AllowedHosts: cfg.Server.AllowedHosts, RateLimit: rateLimit(cfg.Server.RateLimit), Log: log, Web: webHandler()})

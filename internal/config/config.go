@@ -28,6 +28,8 @@ type Config struct {
 	Server Server `yaml:"server,omitempty"`
 	// Conversations configures how long conversations are kept.
 	Conversations Conversations `yaml:"conversations,omitempty"`
+	// Audit configures how long the audit log is kept.
+	Audit Audit `yaml:"audit,omitempty"`
 	// Access says which sources and scope values each user and group may
 	// see; empty, every user sees everything (docs/access.md).
 	Access Access `yaml:"access,omitempty"`
@@ -119,6 +121,14 @@ type Conversations struct {
 	// Keep deletes the conversations last updated more than Keep ago, with
 	// their events and query log rows ("30d", "12h"; default 0: keep
 	// forever). Active and leased conversations are never deleted.
+	Keep Duration `yaml:"keep,omitempty"`
+}
+
+// Audit configures the retention of the audit log, apart from the
+// conversations': deleting conversations never deletes audit records.
+type Audit struct {
+	// Keep deletes the audit records older than Keep ("365d"; default 0:
+	// keep forever).
 	Keep Duration `yaml:"keep,omitempty"`
 }
 
@@ -260,6 +270,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Conversations.Keep < 0 {
 		return fmt.Errorf("conversations: keep must not be negative")
+	}
+	if c.Audit.Keep < 0 {
+		return fmt.Errorf("audit: keep must not be negative")
 	}
 	if (c.Server.TLSCert == "") != (c.Server.TLSKey == "") {
 		return fmt.Errorf("server: tls_cert and tls_key go together")

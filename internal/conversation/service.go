@@ -43,8 +43,12 @@ type Options struct {
 	// Keep deletes the conversations last updated more than Keep ago,
 	// with their events and query log rows (default 0: keep forever).
 	Keep time.Duration
-	// SweepEvery is how often, with Keep set, old conversations are
-	// deleted; the first sweep runs as the service starts (default 1h).
+	// AuditKeep deletes the audit records older than AuditKeep (default 0:
+	// keep forever). Keep never deletes audit records.
+	AuditKeep time.Duration
+	// SweepEvery is how often, with Keep or AuditKeep set, old
+	// conversations and audit records are deleted; the first sweep runs as
+	// the service starts (default 1h).
 	SweepEvery time.Duration
 	// Access holds who may see which sources and scope values (default
 	// nil: everyone sees everything). The identity comes from the
@@ -106,7 +110,7 @@ func New(engines Engines, st store.Store, opt Options) *Service {
 	s.cancel = cancel
 	s.wg.Add(1)
 	go s.janitor()
-	if opt.Keep > 0 {
+	if opt.Keep > 0 || opt.AuditKeep > 0 {
 		s.wg.Add(1)
 		go s.sweeper(ctx)
 	}
@@ -141,8 +145,15 @@ func (s *Service) sweeper(ctx context.Context) {
 	}
 }
 
-// sweep deletes the conversations last updated more than Options.Keep ago.
+// sweep deletes the conversations last updated more than Options.Keep ago
+// and the audit records older than Options.AuditKeep, each when set.
 func (s *Service) sweep(ctx context.Context) {
+	if s.opt.AuditKeep > 0 {
+		s.sweepAudit(ctx)
+	}
+	if s.opt.Keep <= 0 {
+		return
+	}
 	before := s.opt.Clock().Add(-s.opt.Keep)
 	n, err := s.st.DeleteOlderThan(ctx, before)
 	if n > 0 {

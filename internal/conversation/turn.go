@@ -62,6 +62,7 @@ func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, em
 	if err == nil && out != nil {
 		rec.Unknown = out.Understood.Unknown
 	}
+	err = s.auditTurn(ctx, c, st, out, err, now)
 	switch {
 	case err != nil:
 		if errors.Is(err, context.Canceled) && ctx.Err() != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/clarify-sql/clarify/internal/engine"
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/plan"
+	"github.com/clarify-sql/clarify/internal/store"
 )
 
 type openAPIDoc struct {
@@ -86,6 +87,7 @@ func TestOpenAPISchemas(t *testing.T) {
 		"Result": conversation.Result{}, "View": conversation.View{}, "Turn": conversation.Turn{},
 		"Preference": conversation.Preference{}, "ErrorBody": conversation.ErrorBody{},
 		"Summary": conversation.Summary{}, "List": conversation.List{},
+		"AuditPage": conversation.AuditPage{}, "AuditRecord": store.AuditRecord{},
 		"Understood": engine.Understood{}, "Clarification": engine.Clarification{}, "Option": engine.Option{},
 		"Preview": engine.Preview{}, "Answer": engine.Answer{}, "Column": plan.Column{}, "Chart": plan.Chart{},
 		"Assumption": clarify.Assumption{}, "Alternative": clarify.Alternative{}, "Suggestion": model.Suggestion{},

@@ -238,7 +238,7 @@ func (s *Server) Handler() http.Handler {
 		mux.Handle(pattern, s.instrument(pattern, s.auth(h)))
 	}
 	// turn-starting requests count against the user's rate limit
-	turn := func(pattern string, h http.HandlerFunc) { api(pattern, s.limitTurn(h)) }
+	turn := func(pattern string, h http.HandlerFunc) { api(pattern, s.limitTurn(withAuditRequestID(h))) }
 	turn("POST /v1/conversations", s.ask)
 	api("GET /v1/conversations", s.list)
 	// other methods on the collection: 405, not the catch-all's 404
@@ -247,12 +247,13 @@ func (s *Server) Handler() http.Handler {
 	turn("POST /v1/conversations/{id}/assumptions/{slot}", s.change)
 	api("GET /v1/conversations/{id}", s.get)
 	api("DELETE /v1/conversations/{id}", s.delete)
-	api("GET /v1/conversations/{id}/events", s.events)
+	api("GET /v1/conversations/{id}/events", withAuditRequestID(s.events)) // may resume a turn
 	api("GET /v1/sources", s.listSources)
 	api("GET /v1/preferences", s.preferences)
 	api("DELETE /v1/preferences/{key...}", s.forget)
 	api("PUT /v1/preferences/never_ask", s.neverAsk)
 	api("GET /v1/stats", s.stats)
+	api("GET /v1/audit", s.audit)
 	// with keys, the API's description and the metrics (users, sources,
 	// error rates) need a key too; probes keep /healthz and /readyz
 	mux.Handle("GET /v1/openapi.json", s.instrument("GET /v1/openapi.json", s.auth(serveOpenAPI)))
