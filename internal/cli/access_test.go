@@ -3,7 +3,9 @@ package cli_test
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -15,37 +17,66 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/auth"
 	"github.com/clarify-sql/clarify/internal/cli"
 	"github.com/clarify-sql/clarify/internal/testdb"
 )
 
 // The labs demo's patients: L1 Ivan Petrov, L2 John Doe, L3 Maria
 // Rodriguez. Alice may see L1 and L2, Bob only L3.
+// Alice has a salted key, bob a legacy one; carol comes through a trusted
+// proxy in the ward group, whose patients a mapping table in the labs
+// database names (carol: L1 only).
 const twoUsers = `access:
   users:
     - {name: alice, sources: [labs], scope: {labs: {values: [L1, L2]}}}
     - {name: bob, sources: [labs], scope: {labs: {values: [L3]}}}
+  groups:
+    - {name: ward, sources: [labs], scope: {labs: {table: care_team, user_column: clinician, value_column: patient_id}}}
 server:
   api_keys:
-    - {user: alice, sha256: %s}
+    - {user: alice, id: %s, hash: '%s'}
     - {user: bob, sha256: %s}
+  trusted_proxy: {from: [127.0.0.1], user_header: X-Forwarded-User, groups_header: X-Forwarded-Groups}
 `
 
 func sha(s string) string { h := sha256.Sum256([]byte(s)); return hex.EncodeToString(h[:]) }
 
-func twoUserConfig(t *testing.T) string {
+// twoUserConfig writes the config and returns it with alice's key.
+func twoUserConfig(t *testing.T) (cfg, aliceKey string) {
 	t.Helper()
-	cfg := filepath.Join(t.TempDir(), "clarify.yaml")
-	if err := os.WriteFile(cfg, []byte(fmt.Sprintf(twoUsers, sha("alice-key"), sha("bob-key"))), 0o600); err != nil {
+	aliceKey, k, err := auth.NewKey("alice", time.Time{}, rand.Reader)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return cfg
+	cfg = filepath.Join(t.TempDir(), "clarify.yaml")
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf(twoUsers, k.ID, k.Hash, sha("bob-key"))), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return cfg, aliceKey
+}
+
+// withCareTeam copies the demo data and adds the ward's mapping table to
+// its labs database.
+func withCareTeam(t *testing.T) string {
+	t.Helper()
+	dir := dataDir(t)
+	db, err := sql.Open("sqlite", filepath.Join(dir, "demo", "labs.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec("CREATE TABLE care_team (clinician TEXT, patient_id TEXT); INSERT INTO care_team VALUES ('carol', 'L1')"); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 // api is one user's client of a running server.
 type api struct {
 	t        *testing.T
 	url, key string
+	headers  map[string]string
 }
 
 func (a api) do(method, path string, body any) (int, map[string]any) {
@@ -56,7 +87,12 @@ func (a api) do(method, path string, body any) (int, map[string]any) {
 		rd = bytes.NewReader(b)
 	}
 	req, _ := http.NewRequest(method, a.url+path, rd)
-	req.Header.Set("Authorization", "Bearer "+a.key)
+	if a.key != "" {
+		req.Header.Set("Authorization", "Bearer "+a.key)
+	}
+	for k, v := range a.headers {
+		req.Header.Set(k, v)
+	}
 	req.Header.Set("Content-Type", "application/json")
 	c := &http.Client{Timeout: 30 * time.Second}
 	resp, err := c.Do(req)
@@ -91,8 +127,23 @@ func TestTwoUsersAPI(t *testing.T) {
 	}
 	for name, storeDSN := range stores {
 		t.Run(name, func(t *testing.T) {
-			url := serveInBackground(t, "--config", twoUserConfig(t), "--data-dir", dataDir(t), "--addr", "127.0.0.1:0", "--store", storeDSN(t))
-			alice, bob := api{t, url, "alice-key"}, api{t, url, "bob-key"}
+			cfg, aliceKey := twoUserConfig(t)
+			url := serveInBackground(t, "--config", cfg, "--data-dir", withCareTeam(t), "--addr", "127.0.0.1:0", "--store", storeDSN(t))
+			alice, bob := api{t, url, aliceKey, nil}, api{t, url, "bob-key", nil}
+			carol := api{t, url, "", map[string]string{"X-Forwarded-User": "carol", "X-Forwarded-Groups": "ward"}}
+
+			// carol, through the proxy, is answered for her ward's one patient
+			code, out := carol.do("POST", "/v1/conversations", map[string]any{"question": "show my lab results", "source": "labs", "interactive": false})
+			if ans, _ := out["answer"].(map[string]any); code/100 != 2 || ans == nil || !strings.Contains(fmt.Sprint(ans["params"]), "L1") {
+				t.Errorf("carol: %d %v, want an answer for L1", code, out)
+			}
+			// the same user without the group: no rule, no source
+			if code, out := (api{t, url, "", map[string]string{"X-Forwarded-User": "carol"}}).do("POST", "/v1/conversations", map[string]any{"question": "show my lab results", "source": "labs"}); code != 403 {
+				t.Errorf("carol without her group: %d %v, want 403", code, out)
+			}
+			if code, _ := (api{t, url, "not-a-key", nil}).do("GET", "/v1/sources", nil); code != 401 {
+				t.Errorf("a wrong key: %d, want 401", code)
+			}
 
 			// sources: only those granted
 			if code, out := bob.do("GET", "/v1/sources", nil); code != 200 || fmt.Sprint(out["sources"]) == "" || strings.Contains(fmt.Sprint(out["sources"]), "clinic") {
@@ -103,7 +154,7 @@ func TestTwoUsersAPI(t *testing.T) {
 			}
 
 			// alice is asked which patient, among hers only
-			code, out := alice.do("POST", "/v1/conversations", map[string]any{"question": "show my lab results", "source": "labs"})
+			code, out = alice.do("POST", "/v1/conversations", map[string]any{"question": "show my lab results", "source": "labs"})
 			cl, _ := out["clarification"].(map[string]any)
 			if code/100 != 2 || cl == nil || cl["slot"] != "scope" {
 				t.Fatalf("alice: %d %v, want the scope asked", code, out)
@@ -145,7 +196,8 @@ func TestTwoUsersAPI(t *testing.T) {
 
 // TestTwoUsersAsk: clarify ask applies the same rules for --user.
 func TestTwoUsersAsk(t *testing.T) {
-	cfg, dir := twoUserConfig(t), dataDir(t)
+	cfg, _ := twoUserConfig(t)
+	dir := dataDir(t)
 	ask := func(user, stdin string, args ...string) (int, string) {
 		var out, errb strings.Builder
 		code := cli.Run(context.Background(), append([]string{"ask", "--config", cfg, "--data-dir", dir, "--source", "labs", "--user", user}, args...),

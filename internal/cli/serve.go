@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/clarify-sql/clarify/internal/access"
+	"github.com/clarify-sql/clarify/internal/auth"
 	"github.com/clarify-sql/clarify/internal/config"
 	"github.com/clarify-sql/clarify/internal/conversation"
 	"github.com/clarify-sql/clarify/internal/registry"
@@ -65,12 +66,21 @@ func (e *env) serve(ctx context.Context, args []string) error {
 	dsn := first(*storeDSN, getenv("CLARIFY_STORE"), cfg.Server.Store, "sqlite:"+filepath.Join(dir, "clarify.db"))
 	log := slog.New(slog.NewJSONHandler(e.stderr, nil))
 
-	var keys []server.Key
-	for _, k := range cfg.Server.APIKeys {
-		keys = append(keys, server.Key{User: k.User, SHA256: k.SHA256, Admin: k.Admin})
+	ac, err := auth.FromConfig(cfg.Server)
+	if err != nil {
+		return err
+	}
+	ac.Log = log
+	authn, err := auth.New(ac)
+	if err != nil {
+		return fmt.Errorf("authentication: %w", err)
+	}
+	policy := access.New(cfg.Access)
+	if policy.Restricts() && !authn.Enabled() {
+		return fmt.Errorf("access rules need to know who is asking: configure server.api_keys (clarify key new), server.oidc or server.trusted_proxy")
 	}
 	// checked before anything is opened or generated
-	err = server.CheckListen(listen, server.ListenOptions{Keys: len(keys) > 0, TLS: tlsConf != nil,
+	err = server.CheckListen(listen, server.ListenOptions{Keys: authn.Enabled(), TLS: tlsConf != nil,
 		AllowInsecureHTTP: cfg.Server.AllowInsecureHTTP})
 	if err != nil {
 		return err
@@ -94,15 +104,11 @@ func (e *env) serve(ctx context.Context, args []string) error {
 	if strings.HasPrefix(dsn, "sqlite:") {
 		poll = 5 * time.Second
 	}
-	policy := access.New(cfg.Access)
-	if policy.Restricts() && len(keys) == 0 {
-		return fmt.Errorf("access rules need to know who is asking: configure server.api_keys (clarify key new), oidc or trusted_proxy")
-	}
 	svc := conversation.New(registry.Engines{Registry: reg}, st, conversation.Options{
 		TTL: cfg.Server.ClarificationTTL, MessageLimit: cfg.Server.MessageLimit, PollInterval: poll, Log: log,
 		Keep: time.Duration(cfg.Conversations.Keep), AuditKeep: time.Duration(cfg.Audit.Keep), Access: policy})
 	defer svc.Close()
-	srv := server.New(svc, reg, st.Ping, server.Config{Keys: keys, Access: policy, AllowedOrigins: cfg.Server.AllowedOrigins,
+	srv := server.New(svc, reg, st.Ping, server.Config{Auth: authn, Access: policy, AllowedOrigins: cfg.Server.AllowedOrigins,
 		AllowedHosts: cfg.Server.AllowedHosts, RateLimit: rateLimit(cfg.Server.RateLimit), Log: log, Web: webHandler()})
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {

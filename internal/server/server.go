@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/clarify-sql/clarify/internal/access"
+	"github.com/clarify-sql/clarify/internal/auth"
 	"github.com/clarify-sql/clarify/internal/conversation"
 	"github.com/clarify-sql/clarify/internal/registry"
 )
@@ -37,8 +37,11 @@ func HashKey(key string) string {
 
 // Config tunes the server; the zero value means defaults.
 type Config struct {
-	// Keys are the API keys; with none the server answers loopback
-	// clients only, as the single local user.
+	// Auth says who sends each request (API keys, OIDC tokens, a trusted
+	// proxy; package auth). Nil: Keys, as unsalted SHA-256 keys.
+	Auth *auth.Authenticator
+	// Keys are legacy API keys, used when Auth is nil; with neither the
+	// server answers loopback clients only, as the single local user.
 	Keys []Key
 	// MaxBody bounds request bodies (default 64 KiB).
 	MaxBody int64
@@ -82,8 +85,7 @@ type Server struct {
 	svc     *conversation.Service
 	sources Sources
 	cfg     Config
-	keys    map[string]string // sha256 → user
-	admins  map[string]bool   // users whose keys say admin
+	authn   *auth.Authenticator // nil: no keys, loopback only, one local user
 	metrics *metrics
 	limits  *limiter
 	ready   func(context.Context) error
@@ -121,16 +123,42 @@ func New(svc *conversation.Service, sources Sources, ready func(context.Context)
 	if cfg.RateLimit != nil {
 		rl = *cfg.RateLimit
 	}
-	s := &Server{svc: svc, sources: sources, cfg: cfg, keys: map[string]string{}, metrics: newMetrics(), ready: ready,
+	s := &Server{svc: svc, sources: sources, cfg: cfg, metrics: newMetrics(), ready: ready,
 		limits: newLimiter(rl, cfg.Now), closing: make(chan struct{}), open: map[*streamWriter]struct{}{}}
-	s.admins = map[string]bool{}
-	for _, k := range cfg.Keys {
-		s.keys[strings.ToLower(k.SHA256)] = k.User
-		if k.Admin {
-			s.admins[k.User] = true
+	s.authn = cfg.Auth
+	if s.authn == nil && len(cfg.Keys) > 0 {
+		ac := auth.Config{Now: cfg.Now}
+		for _, k := range cfg.Keys {
+			ac.Keys = append(ac.Keys, auth.Key{User: k.User, SHA256: strings.ToLower(k.SHA256), Admin: k.Admin})
 		}
+		a, err := auth.New(ac)
+		if err != nil {
+			cfg.Log.Error("API keys unusable: every request is refused", "err", err)
+			a = refuseAll
+		}
+		s.authn = a
 	}
 	return s
+}
+
+// refuseAll is an authenticator with no method that lets no one in: what
+// unusable keys become, rather than none.
+var refuseAll = func() *auth.Authenticator {
+	a, _ := auth.New(auth.Config{Keys: []auth.Key{{User: "nobody", SHA256: strings.Repeat("0", 64)}}})
+	return a
+}()
+
+// authOn reports whether requests must say who they are.
+func (s *Server) authOn() bool { return s.authn != nil && s.authn.Enabled() }
+
+// isAdmin reports whether r's user may read every user's records: an
+// admin identity, or the one local user of a server without keys.
+func (s *Server) isAdmin(r *http.Request) bool {
+	if !s.authOn() {
+		return true
+	}
+	a, _ := r.Context().Value(adminKey).(bool)
+	return a
 }
 
 // Shutdown ends open event streams with a final event and waits for them.
@@ -207,6 +235,7 @@ type ctxKey int
 const (
 	userKey ctxKey = iota
 	requestIDKey
+	adminKey
 )
 
 func userOf(r *http.Request) string {
@@ -348,31 +377,30 @@ func (s *Server) cors(next http.Handler) http.Handler {
 	})
 }
 
-// auth maps the bearer key to a user; with no keys, every (loopback)
+// auth says who the request is (package auth) and puts the identity in
+// its context; with no authentication configured, every (loopback)
 // request is the local user.
 func (s *Server) auth(next http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		user := LocalUser
-		if len(s.keys) > 0 {
-			key, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-			user = ""
-			if ok {
-				h := HashKey(strings.TrimSpace(key))
-				for hash, u := range s.keys {
-					if subtle.ConstantTimeCompare([]byte(hash), []byte(h)) == 1 {
-						user = u
-					}
+		id := auth.Identity{User: LocalUser}
+		if s.authOn() {
+			var err error
+			id, err = s.authn.Identify(r)
+			if err != nil {
+				msg := "a valid API key or token is required (Authorization: Bearer KEY)"
+				if errors.Is(err, auth.ErrExpired) {
+					msg = "this key or token has expired; ask for a new one"
 				}
-			}
-			if user == "" {
+				s.log(r).Info("request not authenticated", "err", err)
 				w.Header().Set("WWW-Authenticate", `Bearer realm="clarify"`)
-				writeError(w, codeUnauthorized, "a valid API key is required (Authorization: Bearer KEY)")
+				writeError(w, codeUnauthorized, msg)
 				return
 			}
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
-		ctx := context.WithValue(r.Context(), userKey, user)
-		ctx = access.WithWho(ctx, access.Who{User: user})
+		ctx := context.WithValue(r.Context(), userKey, id.User)
+		ctx = context.WithValue(ctx, adminKey, id.Admin)
+		ctx = access.WithWho(ctx, access.Who{User: id.User, Groups: id.Groups})
 		next(w, r.WithContext(ctx))
 	})
 }
