@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/go-sql-driver/mysql"
@@ -13,6 +14,7 @@ import (
 	sqlite "modernc.org/sqlite"
 
 	"github.com/clarify-sql/clarify/internal/guard"
+	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/source"
 )
 
@@ -48,11 +50,26 @@ func outcomeOf(res *source.Result, err error) outcome {
 // testNamespace matches the names testdb gives private schemas.
 var testNamespace = regexp.MustCompile(`t_scope_[0-9a-f]+`)
 
+// oracleRows are rows of another patient (L1) planted in the full data
+// only, with values that make a function fail when they reach it as
+// data: a regular expression that does not compile, a LIKE pattern that
+// ends in its escape character (a lone backslash), a pattern too long for SQLite. The
+// corpus aims at them by key (9001, 9002).
+func oracleRows(d model.Dialect) []string {
+	backslash := map[model.Dialect]string{model.SQLite: "char(92)", model.Postgres: "chr(92)", model.MySQL: "CHAR(92)"}[d]
+	return []string{
+		"INSERT INTO {ns}lab_results (id, patient_id, analyte, value, unit, reference_low, reference_high, test_date) VALUES " +
+			"(9001, 'L1', '" + strings.Repeat("%_", 60) + "', 1, '(', NULL, NULL, '2023-12-30'), " +
+			"(9002, 'L1', 'Zinc', 1, " + backslash + ", NULL, NULL, '2023-12-30')",
+	}
+}
+
 // oracleTargets are the rows of other patients the error-oracle corpus
 // aims at, by key: the test fails if the demo data no longer puts them
 // outside scope L2, since the corpus would then prove nothing.
 var oracleTargets = []string{
 	"SELECT count(*) FROM lab_results WHERE id IN (1, 15, 16) AND patient_id <> 'L2' AND value > 40",
+	"SELECT count(*) FROM lab_results WHERE id IN (9001, 9002) AND patient_id = 'L1'",
 	"SELECT count(*) FROM patients WHERE full_name = 'Ivan Petrov' AND id <> 'L2' AND date_of_birth < '1990-01-01'",
 }
 
@@ -64,7 +81,11 @@ var oracleTargets = []string{
 // refused by the guard or behave on the full data exactly as on an oracle
 // database holding only L2's rows: the same rows, or the same error.
 func TestErrorOracle(t *testing.T) {
-	for _, dbs := range allScopeDBs(t) {
+	for _, dbs := range []scopeDBs{
+		sqliteScopeDBs(t, oracleRows(model.SQLite)...),
+		pgScopeDBs(t, oracleRows(model.Postgres)...),
+		mysqlScopeDBs(t, oracleRows(model.MySQL)...),
+	} {
 		t.Run(string(dbs.d), func(t *testing.T) {
 			ctx := context.Background()
 			for _, q := range oracleTargets {

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/go-sql-driver/mysql"
@@ -60,9 +61,33 @@ func (s scopeDBs) check(t *testing.T, label, q string, args []any) (accepted boo
 	return true
 }
 
-func sqliteScopeDBs(t testing.TB) scopeDBs {
+// plant renders statements that add rows to the full data only, with
+// "{ns}" standing for the schema or database qualifier of its tables.
+func plant(t testing.TB, db *sql.DB, ns string, stmts []string) {
+	t.Helper()
+	for _, q := range stmts {
+		if _, err := db.Exec(strings.ReplaceAll(q, "{ns}", ns)); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
+// sqliteScopeDBs builds the SQLite pair; planted statements add rows of
+// other patients to the full data.
+func sqliteScopeDBs(t testing.TB, planted ...string) scopeDBs {
 	t.Helper()
 	full := demotest.Path(t, "labs")
+	if len(planted) > 0 {
+		p := filepath.Join(t.TempDir(), "labs-planted.db")
+		copyFile(t, full, p)
+		db, err := sql.Open("sqlite", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plant(t, db, "", planted)
+		db.Close()
+		full = p
+	}
 	only := filepath.Join(t.TempDir(), "labs-l2.db")
 	copyFile(t, full, only)
 	db, err := sql.Open("sqlite", only)
@@ -110,7 +135,7 @@ func openSource(t testing.TB, dsn string) *source.Source {
 	return src
 }
 
-func pgScopeDBs(t testing.TB) scopeDBs {
+func pgScopeDBs(t testing.TB, planted ...string) scopeDBs {
 	t.Helper()
 	dsn := testdb.Postgres(t)
 	admin, err := sql.Open("pgx", dsn)
@@ -141,6 +166,7 @@ func pgScopeDBs(t testing.TB) scopeDBs {
 			t.Fatal(err)
 		}
 	}
+	plant(t, admin, full+".", planted)
 	with := func(ns string) string {
 		u, err := url.Parse(dsn)
 		if err != nil {
@@ -154,7 +180,7 @@ func pgScopeDBs(t testing.TB) scopeDBs {
 	return scopeDBs{d: model.Postgres, full: openSource(t, with(full)), l2: openSource(t, with(only))}
 }
 
-func mysqlScopeDBs(t testing.TB) scopeDBs {
+func mysqlScopeDBs(t testing.TB, planted ...string) scopeDBs {
 	t.Helper()
 	dsn := testdb.MySQL(t)
 	admin, err := sql.Open("mysql", dsn)
@@ -187,6 +213,7 @@ func mysqlScopeDBs(t testing.TB) scopeDBs {
 			t.Fatal(err)
 		}
 	}
+	plant(t, admin, full+".", planted)
 	with := func(ns string) string {
 		cfg, err := mysql.ParseDSN(dsn)
 		if err != nil {

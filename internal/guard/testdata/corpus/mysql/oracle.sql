@@ -128,3 +128,16 @@ SELECT count(*) FROM patients WHERE exp(CASE WHEN full_name = 'Ivan Petrov' AND 
 
 -- name: row-count
 SELECT count(*) FROM lab_results WHERE id = 15
+
+-- Planted rows 9001 (unit '(') and 9002 (unit a lone backslash) belong to L1.
+-- name: regex-from-data-pk
+SELECT count(*) FROM lab_results WHERE id = 9001 AND 'x' REGEXP unit
+
+-- name: regex-from-data-scan
+SELECT count(*) FROM lab_results WHERE 'x' REGEXP unit
+
+-- name: regex-from-data-join
+SELECT count(*) FROM patients p JOIN lab_results r ON r.patient_id = p.id WHERE r.id = 9001 AND 'x' REGEXP r.unit
+
+-- name: like-escape-from-data-pk
+SELECT count(*) FROM lab_results WHERE id = 9002 AND 'x' LIKE unit

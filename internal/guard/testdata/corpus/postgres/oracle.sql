@@ -213,3 +213,24 @@ SELECT count(*) FROM patients p WHERE EXISTS (SELECT 1 FROM lab_results r WHERE 
 
 -- name: derived-table-2
 SELECT count(*) FROM (SELECT * FROM lab_results) x WHERE x.id = 15 AND 1 / (CASE WHEN x.value > 40 THEN 0 ELSE 1 END) > 0
+
+-- Planted rows 9001 (unit '(') and 9002 (unit a lone backslash) belong to L1. A single-function
+-- condition costs as little as the scope filter, and PostgreSQL evaluates the scope filter (an
+-- equivalence-class qual) after it: the regular expression compiled from row 9001's unit fails.
+-- name: regex-from-data-pk
+SELECT count(*) FROM lab_results WHERE id = 9001 AND 'x' ~ unit
+
+-- name: regex-from-data-scan
+SELECT count(*) FROM lab_results WHERE 'x' ~ unit
+
+-- name: like-escape-from-data-pk
+SELECT count(*) FROM lab_results WHERE id = 9002 AND 'x' LIKE unit
+
+-- name: regex-from-data-join
+SELECT count(*) FROM patients p JOIN lab_results r ON r.patient_id = p.id WHERE r.id = 9001 AND 'x' ~ r.unit
+
+-- name: regex-from-data-cte
+WITH c AS (SELECT unit FROM lab_results WHERE id = 9001) SELECT count(*) FROM c WHERE 'x' ~ unit
+
+-- name: regex-from-data-subquery
+SELECT (SELECT count(*) FROM lab_results WHERE id = 9001 AND 'x' ~ unit) AS n

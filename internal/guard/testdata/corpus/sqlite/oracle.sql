@@ -180,3 +180,27 @@ SELECT count(*) FROM patients p WHERE EXISTS (SELECT 1 FROM lab_results r WHERE 
 
 -- name: derived-table-2
 SELECT count(*) FROM (SELECT * FROM lab_results) x WHERE x.id = 15 AND 1 / (CASE WHEN x.value > 40 THEN 0 ELSE 1 END) IS NULL
+
+-- Planted row 9001 (analyte a LIKE pattern over SQLite's 100-byte limit) belongs to L1.
+-- name: like-too-complex-from-data-pk
+SELECT count(*) FROM lab_results WHERE id = 9001 AND 'x' LIKE analyte
+
+-- name: like-too-complex-from-data-scan
+SELECT count(*) FROM lab_results WHERE 'x' LIKE analyte
+
+-- name: glob-too-complex-from-data-pk
+SELECT count(*) FROM lab_results WHERE id = 9001 AND 'x' GLOB analyte
+
+-- The test_date index covers test_date and the row id but not patient_id: a condition on
+-- those columns alone can be checked on the index entry before the row is read.
+-- name: covering-index-date
+SELECT count(*) FROM lab_results WHERE test_date = '2023-12-30' AND abs(CASE WHEN id = 15 THEN -9223372036854775808 ELSE 0 END) >= 0
+
+-- name: covering-index-date-range
+SELECT count(*) FROM lab_results WHERE test_date > '2023-12-29' AND test_date < '2023-12-31' AND abs(CASE WHEN id = 15 THEN -9223372036854775808 ELSE 0 END) >= 0
+
+-- name: covering-index-order-by
+SELECT id FROM lab_results WHERE test_date = '2023-12-30' ORDER BY abs(CASE WHEN id = 15 THEN -9223372036854775808 ELSE 0 END)
+
+-- name: covering-index-analyte
+SELECT count(*) FROM lab_results WHERE analyte = 'HDL Cholesterol' AND abs(CASE WHEN id = 15 THEN -9223372036854775808 ELSE 0 END) >= 0
