@@ -13,7 +13,7 @@ import (
 // As for /v1/stats, an admin is a user whose key says admin: true, or,
 // without keys, the one local user (the server then answers loopback only).
 func (s *Server) audit(w http.ResponseWriter, r *http.Request) {
-	if len(s.keys) > 0 && !s.admins[userOf(r)] {
+	if !s.isAdmin(r) {
 		s.log(r).Warn("audit log refused", "user", userOf(r))
 		writeError(w, codeForbidden, "the audit log is for administrators (a key with admin: true)")
 		return
