@@ -203,6 +203,9 @@ func (e *env) rights(ctx context.Context, c common, eng *engine.Engine, flagUser
 	if err != nil {
 		return nil, err
 	}
+	if cfg == nil {
+		return nil, nil // no config file: the demo, no rules
+	}
 	p := access.New(cfg.Access)
 	if !p.Restricts() {
 		return nil, nil
