@@ -141,3 +141,9 @@ SELECT count(*) FROM patients p JOIN lab_results r ON r.patient_id = p.id WHERE 
 
 -- name: like-escape-from-data-pk
 SELECT count(*) FROM lab_results WHERE id = 9002 AND 'x' LIKE unit
+
+-- name: or-branches-by-key
+SELECT count(*) FROM lab_results WHERE (id = 15 AND exp(CASE WHEN value > 40 THEN 1000 ELSE 0 END) > 0) OR (id = 16 AND value > 0)
+
+-- name: or-branches-regex-from-data
+SELECT count(*) FROM lab_results WHERE (id = 9001 AND 'x' REGEXP unit) OR (id = 29 AND value > 0)

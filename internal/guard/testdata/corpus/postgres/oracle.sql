@@ -234,3 +234,9 @@ WITH c AS (SELECT unit FROM lab_results WHERE id = 9001) SELECT count(*) FROM c 
 
 -- name: regex-from-data-subquery
 SELECT (SELECT count(*) FROM lab_results WHERE id = 9001 AND 'x' ~ unit) AS n
+
+-- name: or-branches-by-key
+SELECT count(*) FROM lab_results WHERE (id = 15 AND exp(CASE WHEN value > 40 THEN 1000 ELSE 0 END) > 0) OR (id = 16 AND value > 0)
+
+-- name: or-branches-regex-from-data
+SELECT count(*) FROM lab_results WHERE (id = 9001 AND 'x' ~ unit) OR (id = 29 AND value > 0)

@@ -204,3 +204,20 @@ SELECT id FROM lab_results WHERE test_date = '2023-12-30' ORDER BY abs(CASE WHEN
 
 -- name: covering-index-analyte
 SELECT count(*) FROM lab_results WHERE analyte = 'HDL Cholesterol' AND abs(CASE WHEN id = 15 THEN -9223372036854775808 ELSE 0 END) >= 0
+
+-- A MULTI-INDEX OR looks up each branch by its own key and checks that branch's conditions
+-- before the rest of the WHERE clause, the scope filter included, unless the projection is fenced.
+-- name: or-branches-by-key
+SELECT count(*) FROM lab_results WHERE (id = 15 AND abs(CASE WHEN value > 40 THEN -9223372036854775808 ELSE 0 END) >= 0) OR (id = 16 AND value > 0)
+
+-- name: or-branches-by-key-date
+SELECT count(*) FROM lab_results WHERE (id = 15 AND abs(CASE WHEN test_date < '2024-01-01' THEN -9223372036854775808 ELSE 0 END) >= 0) OR (id = 29 AND value > 0)
+
+-- name: or-branches-by-key-like
+SELECT count(*) FROM lab_results WHERE (id = 9001 AND 'x' LIKE analyte) OR (id = 29 AND value > 0)
+
+-- name: or-branches-in-join
+SELECT count(*) FROM patients p JOIN lab_results r ON r.patient_id = p.id WHERE (r.id = 15 AND abs(CASE WHEN r.value > 40 THEN -9223372036854775808 ELSE 0 END) >= 0) OR (r.id = 16 AND r.value > 0)
+
+-- name: or-branches-in-subquery
+SELECT (SELECT count(*) FROM lab_results WHERE (id = 15 AND abs(CASE WHEN value > 40 THEN -9223372036854775808 ELSE 0 END) >= 0) OR (id = 16 AND value > 0)) AS n
