@@ -35,8 +35,13 @@ type Options struct {
 	TTL time.Duration
 	// MessageLimit per conversation (default 20).
 	MessageLimit int
-	// LockTTL is how long a turn may hold a conversation (default 2m).
+	// LockTTL is how long a conversation's lease lasts unless renewed
+	// (default 10s). A running turn renews it every RenewEvery, so a turn
+	// whose instance died is resumed by a follower soon after LockTTL.
 	LockTTL time.Duration
+	// RenewEvery is how often a running turn renews its lease (default
+	// LockTTL/3, so two renewals may fail before the lease runs out).
+	RenewEvery time.Duration
 	// PollInterval is how often followers look for events written by
 	// other instances (default 300ms).
 	PollInterval time.Duration
@@ -87,7 +92,10 @@ func New(engines Engines, st store.Store, opt Options) *Service {
 		opt.MessageLimit = 20
 	}
 	if opt.LockTTL <= 0 {
-		opt.LockTTL = 2 * time.Minute
+		opt.LockTTL = 10 * time.Second
+	}
+	if opt.RenewEvery <= 0 || opt.RenewEvery >= opt.LockTTL {
+		opt.RenewEvery = opt.LockTTL / 3
 	}
 	if opt.PollInterval <= 0 {
 		opt.PollInterval = 300 * time.Millisecond
@@ -626,19 +634,26 @@ func (s *Service) Follow(ctx context.Context, user, id string, after int64, send
 	if err := s.resume(ctx, user, id, emit); err != nil {
 		return err
 	}
-	lastTry := time.Now()
+	// the lease of a turn whose instance died runs out at most LockTTL
+	// after its last renewal: trying every LockTTL/4, whatever the poll
+	// interval, resumes the turn within 1.25 LockTTL of the death
+	retry := time.NewTicker(s.opt.LockTTL / 4)
+	defer retry.Stop()
 	t := time.NewTicker(s.opt.PollInterval)
 	defer t.Stop()
 	for {
-		if interrupted || time.Since(lastTry) >= s.opt.LockTTL/4 {
+		if interrupted {
 			if err := s.resume(ctx, user, id, emit); err != nil {
 				return err
 			}
-			lastTry = time.Now()
 		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
+		case <-retry.C:
+			if err := s.resume(ctx, user, id, emit); err != nil {
+				return err
+			}
 		case ev := <-sub:
 			if err := deliver([]store.Event{ev}); err != nil {
 				return err

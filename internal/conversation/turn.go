@@ -35,7 +35,8 @@ func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, em
 	// holds at once
 	lim, err := s.scopeLimit(ctx, c, eng)
 	if err != nil {
-		return nil, nil, err
+		// a refusal of rights is recorded like any other outcome
+		return nil, nil, s.auditTurn(ctx, c, st, nil, err, s.opt.Clock().UTC())
 	}
 	start := time.Now()
 	interactive := c.Interactive && !answerNow
@@ -54,6 +55,11 @@ func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, em
 			add("step", map[string]any{"step": step, "label": stepLabels[step], "ms": float64(took.Microseconds()) / 1000})
 		}}
 	out, err := eng.Turn(source.WithUser(ctx, c.UserID), req) // the source shares its capacity fairly between users
+	if leaseLost(ctx) {
+		// another instance took the turn over and saves its outcome:
+		// anything saved here would only conflict with it
+		return nil, nil, &Error{Code: CodeBusy, Message: "another instance took this turn over; follow the conversation for its outcome", Err: errLeaseLost}
+	}
 	now := s.opt.Clock().UTC()
 	c.UpdatedAt = now
 	res := &Result{ConversationID: c.ID}
@@ -160,10 +166,17 @@ func (s *Service) interrupted(ctx context.Context, c *store.Conversation, st *st
 	return &ev
 }
 
-// finish runs a turn under the lease, releases the lease, then publishes
-// the turn's last event.
+// finish runs a turn under the lease (renewed while it runs), releases the
+// lease, then publishes the turn's last event.
 func (s *Service) finish(ctx context.Context, c *store.Conversation, st *state, owner string, emit Emit, answerNow bool) (*Result, error) {
-	res, done, err := s.turn(ctx, c, st, emit, answerNow)
+	var (
+		res  *Result
+		done *store.Event
+		err  error
+	)
+	s.underLease(ctx, c.ID, owner, func(ctx context.Context) {
+		res, done, err = s.turn(ctx, c, st, emit, answerNow)
+	})
 	s.unlock(c.ID, owner)
 	if done != nil {
 		s.publish(emit, *done)

@@ -1,0 +1,75 @@
+package conversation
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+)
+
+// errLeaseLost is the cause of a turn's cancellation when its lease on the
+// conversation was lost: another instance may be running the turn.
+var errLeaseLost = errors.New("the conversation's lease was lost")
+
+// leaseLost reports whether ctx was cancelled because its turn's lease was
+// lost.
+func leaseLost(ctx context.Context) bool {
+	return errors.Is(context.Cause(ctx), errLeaseLost)
+}
+
+// underLease runs f while a heartbeat renews owner's lease on conversation
+// id every Options.RenewEvery. If the lease is lost, f's context is
+// cancelled with cause errLeaseLost. The heartbeat has stopped when
+// underLease returns; releasing the lease is the caller's.
+func (s *Service) underLease(ctx context.Context, id, owner string, f func(context.Context)) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		s.heartbeat(ctx, id, owner, cancel)
+	}()
+	f(ctx)
+	cancel(nil)
+	wg.Wait()
+}
+
+// heartbeat renews owner's lease on conversation id every
+// Options.RenewEvery until ctx ends. It calls lose (and returns) when the
+// lease was lost — released, or taken by another instance after renewals
+// came too late — or when no renewal has succeeded for Options.LockTTL, by
+// which time another instance may have taken it.
+func (s *Service) heartbeat(ctx context.Context, id, owner string, lose context.CancelCauseFunc) {
+	t := time.NewTicker(s.opt.RenewEvery)
+	defer t.Stop()
+	// the lease was taken or renewed a moment before the heartbeat started
+	renewed := time.Now()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		at := time.Now()
+		rctx, cancel := context.WithTimeout(ctx, s.opt.RenewEvery)
+		ok, err := s.st.Renew(rctx, id, owner, s.opt.LockTTL)
+		cancel()
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err == nil && ok:
+			renewed = at
+		case err == nil:
+			s.opt.Log.Warn("lost the conversation's lease; stopping its turn", "conversation", id)
+			lose(errLeaseLost)
+			return
+		case time.Since(renewed) >= s.opt.LockTTL:
+			s.opt.Log.Warn("could not renew the conversation's lease before it ran out; stopping its turn", "conversation", id, "err", err)
+			lose(errLeaseLost)
+			return
+		default:
+			s.opt.Log.Warn("renew the conversation's lease; trying again", "conversation", id, "err", err)
+		}
+	}
+}
