@@ -32,10 +32,9 @@ func requestID(ctx context.Context) string {
 // not record. A turn its caller cancelled is not recorded: it has no
 // outcome, and runs again (and is recorded then) when it is followed.
 //
-// The statement recorded is the one the engine compiled, with its bound
-// values and the scope value it is limited to; the guard runs it as
-// checked, adding the same scope to any table the compiler left unlimited
-// (docs/guard.md), and the engine does not return the guard's copy.
+// The statement recorded is the one the database was given: the guard's
+// copy, with the scope value written into every scoped table, and its
+// bound values.
 func (s *Service) auditTurn(ctx context.Context, c *store.Conversation, st *state, out *engine.Outcome, err error, at time.Time) error {
 	if err != nil && errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return err
@@ -65,12 +64,16 @@ func (s *Service) auditTurn(ctx context.Context, c *store.Conversation, st *stat
 	}
 	if err == nil && out.Answer != nil {
 		a := out.Answer
-		params, merr := json.Marshal(a.Params)
+		stmt, args := a.SQL, a.Params
+		if a.Ran.SQL != "" {
+			stmt, args = a.Ran.SQL, a.Ran.Args // what the database was given
+		}
+		params, merr := json.Marshal(args)
 		if merr != nil {
 			s.opt.Log.Warn("encode the bound values of an audit record", "conversation", c.ID, "err", merr)
 			return errUnaudited(merr)
 		}
-		r.Statement, r.Params, r.Rows = a.SQL, params, a.RowCount
+		r.Statement, r.Params, r.Rows = stmt, params, a.RowCount
 	}
 	// written even when the client has gone: the statement ran
 	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)

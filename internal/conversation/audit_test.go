@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -57,7 +58,16 @@ func TestAuditScopedTurn(t *testing.T) {
 	asked.RequestID, asked.Outcome = "req-7", store.AuditAsked
 	scoped.Scope, scoped.Outcome = "L3", store.AuditAsked
 	answered.Scope, answered.Outcome = "L3", store.AuditAnswered
-	answered.Statement, answered.Params, answered.Rows = r.Answer.SQL, params, r.Answer.RowCount
+	// the record holds what the database was given: the guard's copy, with
+	// the patient written into every scoped table, and its bound values
+	ran, err := json.Marshal(r.Answer.Ran.Args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.Answer.Ran.SQL, "'L3'") || r.Answer.Ran.SQL == r.Answer.SQL {
+		t.Fatalf("the statement that ran is %q", r.Answer.Ran.SQL)
+	}
+	answered.Statement, answered.Params, answered.Rows = r.Answer.Ran.SQL, ran, r.Answer.RowCount
 	want := []store.AuditRecord{answered, scoped, asked}
 	ignore := cmpopts.IgnoreFields(store.AuditRecord{}, "ID", "At")
 

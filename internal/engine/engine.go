@@ -79,11 +79,17 @@ func New(src *source.Source, opt Options) *Engine {
 // permits, or, naming none, statements that read no scoped table: this is
 // where a user's rights are enforced, whatever understanding produced.
 func (e *Engine) run(ctx context.Context, lim *understand.ScopeLimit, q *query.Query, sql string, args []any, maxRows int) (*source.Result, error) {
+	res, _, err := e.runChecked(ctx, lim, q, sql, args, maxRows)
+	return res, err
+}
+
+// runChecked is run, returning also the statement the guard let run.
+func (e *Engine) runChecked(ctx context.Context, lim *understand.ScopeLimit, q *query.Query, sql string, args []any, maxRows int) (*source.Result, *guard.Statement, error) {
 	var sc *guard.Scope
 	switch {
 	case q != nil && q.Scope != nil:
 		if !lim.Permits(q.Scope.Key) {
-			return nil, forbidden(e.src.Model)
+			return nil, nil, forbidden(e.src.Model)
 		}
 		sc = &guard.Scope{Value: q.Scope.Key}
 	case lim != nil:
@@ -91,12 +97,13 @@ func (e *Engine) run(ctx context.Context, lim *understand.ScopeLimit, q *query.Q
 	}
 	st, err := e.guard.Check(sql, args, sc)
 	if ge, ok := guard.IsRejection(err); ok {
-		return nil, &Error{Code: ge.Code, Message: "the statement was refused: " + ge.Reason, Err: err}
+		return nil, nil, &Error{Code: ge.Code, Message: "the statement was refused: " + ge.Reason, Err: err}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("guard: %w", err)
+		return nil, nil, fmt.Errorf("guard: %w", err)
 	}
-	return e.src.Query(ctx, st.SQL, st.Args, maxRows)
+	res, err := e.src.Query(ctx, st.SQL, st.Args, maxRows)
+	return res, st, err
 }
 
 // Source returns the engine's source.
@@ -216,7 +223,7 @@ func (e *Engine) turn(ctx context.Context, req Request) (*Outcome, error) {
 	tPlan := time.Since(t1)
 	req.progress("plan", tPlan)
 	t2 := time.Now()
-	res, err := e.run(ctx, req.Scope, q, pl.SQL, pl.Args, 0)
+	res, ran, err := e.runChecked(ctx, req.Scope, q, pl.SQL, pl.Args, 0)
 	if err != nil {
 		return nil, dbError(err)
 	}
@@ -228,6 +235,7 @@ func (e *Engine) turn(ctx context.Context, req Request) (*Outcome, error) {
 		Columns: pl.Columns, Rows: res.Rows, RowCount: len(res.Rows), Truncated: res.Truncated, Chart: pl.Chart,
 		Assumptions: nonNil(d.Assumptions), OpenQuestions: nonNil(d.OpenQuestions), Warnings: in.Warnings,
 	}
+	ans.Ran = *ran
 	if ans.Rows == nil {
 		ans.Rows = [][]any{}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/clarify-sql/clarify/internal/clarify"
+	"github.com/clarify-sql/clarify/internal/guard"
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/plan"
 	"github.com/clarify-sql/clarify/internal/understand"
@@ -101,6 +102,9 @@ type Answer struct {
 	// Notes say what the rows alone do not: "2 more products tie with the
 	// last one shown".
 	Notes []string `json:"notes,omitempty"`
+	// Ran is the statement the guard let run — SQL with the scope written
+	// into every scoped table — and its arguments, for the audit log.
+	Ran guard.Statement `json:"-"`
 }
 
 // Error codes a turn can fail with.
