@@ -105,7 +105,7 @@ func (e *env) serve(ctx context.Context, args []string) error {
 		poll = 5 * time.Second
 	}
 	svc := conversation.New(registry.Engines{Registry: reg}, st, conversation.Options{
-		TTL: cfg.Server.ClarificationTTL, MessageLimit: cfg.Server.MessageLimit, PollInterval: poll, Log: log,
+		TTL: cfg.Server.ClarificationTTL, MessageLimit: cfg.Server.MessageLimit, LockTTL: cfg.Server.LeaseTTL, PollInterval: poll, Log: log,
 		Keep: time.Duration(cfg.Conversations.Keep), AuditKeep: time.Duration(cfg.Audit.Keep), Access: policy})
 	defer svc.Close()
 	srv := server.New(svc, reg, st.Ping, server.Config{Auth: authn, Access: policy, AllowedOrigins: cfg.Server.AllowedOrigins,

@@ -100,6 +100,11 @@ type Server struct {
 	// ClarificationTTL (default 24h) and MessageLimit (default 20).
 	ClarificationTTL time.Duration `yaml:"clarification_ttl,omitempty"`
 	MessageLimit     int           `yaml:"message_limit,omitempty"`
+	// LeaseTTL is how long a conversation's lease outlives the last renewal
+	// by the instance running its turn (renewed every LeaseTTL/3): a turn
+	// whose instance died is resumed by another about LeaseTTL later
+	// (default 10s, at least 1s).
+	LeaseTTL time.Duration `yaml:"lease_ttl,omitempty"`
 	// RateLimit bounds each user's questions; see RateLimit.
 	RateLimit RateLimit `yaml:"rate_limit,omitempty"`
 }
@@ -255,6 +260,9 @@ func (c *Config) Validate() error {
 	}
 	if err := c.Server.validateAuth(); err != nil {
 		return err
+	}
+	if c.Server.LeaseTTL != 0 && c.Server.LeaseTTL < time.Second {
+		return fmt.Errorf("server: lease_ttl must be at least 1s, got %s", c.Server.LeaseTTL)
 	}
 	if c.Server.MessageLimit < 0 || c.Server.ClarificationTTL < 0 {
 		return fmt.Errorf("server: message_limit and clarification_ttl must not be negative")
