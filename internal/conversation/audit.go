@@ -68,6 +68,9 @@ func (s *Service) auditTurn(ctx context.Context, c *store.Conversation, st *stat
 		if a.Ran.SQL != "" {
 			stmt, args = a.Ran.SQL, a.Ran.Args // what the database was given
 		}
+		if args == nil {
+			args = []any{} // a statement without parameters binds none, not null
+		}
 		params, merr := json.Marshal(args)
 		if merr != nil {
 			s.opt.Log.Warn("encode the bound values of an audit record", "conversation", c.ID, "err", merr)
