@@ -12,8 +12,8 @@ import (
 
 	"github.com/clarify-sql/clarify/internal/access"
 	"github.com/clarify-sql/clarify/internal/clarify"
-	"github.com/clarify-sql/clarify/internal/conversation"
 	"github.com/clarify-sql/clarify/internal/config"
+	"github.com/clarify-sql/clarify/internal/conversation"
 	"github.com/clarify-sql/clarify/internal/engine"
 	"github.com/clarify-sql/clarify/internal/registry"
 	"github.com/clarify-sql/clarify/internal/understand"
