@@ -102,7 +102,7 @@ func TestLeaseRenewedWhileTurnRuns(t *testing.T) {
 	}
 	t.Cleanup(func() { st.Close() })
 	e := &env{st: st, clock: &fakeClock{now: demotest.AsOf.Add(9 * time.Hour)}, engines: demoEngines(t)}
-	const ttl = 200 * time.Millisecond
+	const ttl = time.Second
 	h := holdTurns()
 	a := e.instance(t, conversation.Options{LockTTL: ttl}, h.hooks)
 	turn := startHeld(t, a, h)
@@ -115,8 +115,9 @@ func TestLeaseRenewedWhileTurnRuns(t *testing.T) {
 			}
 		}})
 	f := follow(t, b, "ana", turn.id, 1) // after the stored "conversation" event
-	// refused every ttl/4 for 3 ttl: the lease would have run out twice
-	for range 12 {
+	// refused every ttl/4 for 2 ttl: unrenewed, the lease would have run
+	// out after 4
+	for range 8 {
 		select {
 		case <-refused:
 		case ev := <-f.events:
