@@ -33,8 +33,11 @@ func (e *env) bench(ctx context.Context, args []string) error {
 	if len(args) > 0 && args[0] == "fairness" {
 		return e.benchFairness(ctx, args[1:])
 	}
+	if len(args) > 0 && args[0] == "flood" {
+		return e.benchFlood(ctx, args[1:])
+	}
 	if len(args) == 0 || args[0] != "serve" {
-		return usagef("bench needs a target: bench serve, bench fairness")
+		return usagef("bench needs a target: bench serve, bench fairness, bench flood")
 	}
 	fs := newFlagSet("bench serve", e)
 	var c common

@@ -39,6 +39,7 @@ Usage:
   clarify sources
   clarify bench serve [--conversations N] [--store DSN]   a bounded load run against a child server
   clarify bench fairness [--heavy N] [--heavy-question Q] [--light-question Q] [--source NAME] [--duration D]   light-question latency with and without N heavy clients
+  clarify bench flood [--clients N] [--duration D] [--question Q] [--source NAME] [--polite-every D]   one user floods, another asks politely: what the rate limits let through
   clarify guard 'SQL'… [--source NAME] [--scope VALUE] [--dialect D] [--run] [--json]
   clarify doctor [--source NAME] [--json]
   clarify audit [--user U] [--source NAME] [--since 30d|TIME] [--until TIME] [--limit N] [--before ID] [--store DSN] [--json]
