@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/clarify-sql/clarify/internal/access"
 	"github.com/clarify-sql/clarify/internal/config"
 	"github.com/clarify-sql/clarify/internal/server"
+	"github.com/clarify-sql/clarify/internal/testdb"
 )
 
 // signInTo types key into the page's key prompt and waits for source.
@@ -24,12 +26,25 @@ func (p *page) signInTo(key, source string) {
 // John Doe) is offered only her patients, cannot type her way to Maria
 // Rodriguez (L3) nor ask for her by name; bob (L3 only) is answered for
 // Maria and never sees the others' names.
+// It runs on a SQLite and a PostgreSQL store.
 func TestTwoUsersWeb(t *testing.T) {
+	for name, dsn := range map[string]func(*testing.T) string{
+		"sqlite": func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "store.db") },
+		"postgres": func(t *testing.T) string {
+			_, _, dsn := testdb.PostgresSchema(t, "web_access")
+			return dsn
+		},
+	} {
+		t.Run(name, func(t *testing.T) { twoUsersWeb(t, dsn(t)) })
+	}
+}
+
+func twoUsersWeb(t *testing.T, dsn string) {
 	pol := access.New(config.Access{Users: []config.Grant{
 		{Name: "alice", Sources: []string{"labs"}, Scope: map[string]config.ScopeGrant{"labs": {Values: []string{"L1", "L2"}}}},
 		{Name: "bob", Sources: []string{"labs"}, Scope: map[string]config.ScopeGrant{"labs": {Values: []string{"L3"}}}},
 	}})
-	s := startSiteWith(t, nil, pol, server.Key{User: "alice", SHA256: server.HashKey("alice-key")}, server.Key{User: "bob", SHA256: server.HashKey("bob-key")})
+	s := startSiteStore(t, dsn, nil, pol, server.Key{User: "alice", SHA256: server.HashKey("alice-key")}, server.Key{User: "bob", SHA256: server.HashKey("bob-key")})
 
 	a := openPage(t, s)
 	a.expectFailedRequests(1) // the first /v1/sources, before the key

@@ -79,9 +79,15 @@ func startSiteLimited(t *testing.T, rl *server.RateLimit, keys ...server.Key) *s
 // the access rules pol (nil: none).
 func startSiteWith(t *testing.T, rl *server.RateLimit, pol *access.Policy, keys ...server.Key) *site {
 	t.Helper()
+	return startSiteStore(t, "sqlite:"+filepath.Join(t.TempDir(), "store.db"), rl, pol, keys...)
+}
+
+// startSiteStore is startSiteWith on the store dsn.
+func startSiteStore(t *testing.T, dsn string, rl *server.RateLimit, pol *access.Policy, keys ...server.Key) *site {
+	t.Helper()
 	browserContext(t) // no browser, no point: skip (or fail in CI) at once
 	ctx := context.Background()
-	st, err := store.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "store.db"))
+	st, err := store.Open(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
