@@ -3,6 +3,7 @@ package guard
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -75,16 +76,100 @@ func (o *Options) defaults() {
 	}
 }
 
-// Scope is the one scope value a conversation is limited to: the key of
-// one row of the model's scope entity (labs: one patient's id).
+// Scope limits a conversation to scope values: keys of rows of the
+// model's scope entity (labs: patients' ids). Set exactly one of:
 //
-// A Scope with None set and no Value is a user limited to some scope
-// values who named none: every scoped table is refused, unscoped tables
-// (reference data such as the list of analytes) are read as usual.
+//   - Value: one scope value (the patient a question names). Every scoped
+//     table reads only that value's rows.
+//   - Values: a set of scope values (the patients a user may see, when the
+//     question names none), at most MaxScopeValues of them; duplicates
+//     count once. Every scoped table reads only the rows of values in the
+//     set, and a comparison of a scope key with a value outside it is
+//     refused. A set of one behaves exactly as Value; an empty, non-nil
+//     set as None.
+//   - None: a user limited to some scope values who may see none of them:
+//     every scoped table is refused, unscoped tables (reference data such
+//     as the list of analytes) are read as usual.
 type Scope struct {
-	Value string
-	None  bool
+	Value  string
+	Values []string
+	None   bool
 }
+
+// MaxScopeValues is the most values a Scope's set may hold: each becomes a
+// literal of every scoped projection, so a larger set is refused with a
+// scope violation rather than printed into statements of unbounded size.
+const MaxScopeValues = 1000
+
+// normScope checks a scope and returns it in the one form the checkers
+// read: nil for an unscoped check, None for the empty set, else Values
+// sorted and without duplicates (Value unset).
+func (g *Guard) normScope(sc *Scope) (*Scope, error) {
+	if sc == nil {
+		return nil, nil
+	}
+	forms := 0
+	for _, set := range []bool{sc.Value != "", sc.Values != nil, sc.None} {
+		if set {
+			forms++
+		}
+	}
+	if forms > 1 {
+		return nil, scopeViolation("a scope is one value, a set of values or none, not several of these")
+	}
+	vals := sc.Values
+	if sc.Values == nil && !sc.None {
+		vals = []string{sc.Value} // "" is refused below, as before sets
+	}
+	if len(vals) > MaxScopeValues {
+		return nil, scopeViolation("this user may see %d %s; a statement can be limited to at most %d",
+			len(vals), g.scopeLabel(true), MaxScopeValues)
+	}
+	for _, v := range vals {
+		if err := checkScopeValue(v); err != nil {
+			return nil, err
+		}
+	}
+	if len(vals) == 0 {
+		if g.m.Scope == nil {
+			return nil, nil // nothing is scoped: nothing to refuse
+		}
+		return &Scope{None: true}, nil
+	}
+	if g.m.Scope == nil {
+		return nil, scopeViolation("the model has no scope entity, so a statement cannot be scoped")
+	}
+	vals = slices.Clone(vals)
+	slices.Sort(vals)
+	return &Scope{Values: slices.Compact(vals)}, nil
+}
+
+// scopeLabel names the model's scope entity for people: "patient",
+// "patients".
+func (g *Guard) scopeLabel(plural bool) string {
+	if g.m.Scope != nil {
+		if se := g.m.Entity(g.m.Scope.Entity); se != nil {
+			if plural {
+				return strings.ToLower(se.PluralLabel())
+			}
+			return strings.ToLower(se.Singular())
+		}
+	}
+	if plural {
+		return "scope values"
+	}
+	return "scope value"
+}
+
+// contains reports whether a normalised scope's set holds v.
+func (sc *Scope) contains(v string) bool {
+	_, ok := slices.BinarySearch(sc.Values, v)
+	return ok
+}
+
+// setKey renders a normalised scope's set for cache keys: the values
+// cannot hold control characters, so NUL separates them unambiguously.
+func (sc *Scope) setKey() string { return strings.Join(sc.Values, "\x00") }
 
 // Statement is an accepted statement: the SQL to execute, printed from the
 // checked tree, and its arguments (a copy when the guard changed one).
@@ -131,15 +216,23 @@ type verdict struct {
 // cacheSize bounds the verdict cache; it is cleared when full.
 const cacheSize = 1024
 
+// cacheKey identifies a verdict: the normalised scope (no scope, none, or
+// the set), the statement and its arguments.
 func cacheKey(sql string, args []any, sc *Scope) string {
 	var b strings.Builder
-	if sc != nil {
-		b.WriteString(sc.Value)
-		if sc.None {
-			b.WriteString("\x00none")
+	switch {
+	case sc == nil:
+		b.WriteByte('-')
+	case sc.None:
+		b.WriteByte('0')
+	default:
+		b.WriteByte('1')
+		for _, v := range sc.Values {
+			b.WriteString(v)
+			b.WriteByte(0)
 		}
 	}
-	b.WriteByte(0)
+	b.WriteByte(1)
 	b.WriteString(sql)
 	for _, a := range args {
 		fmt.Fprintf(&b, "\x00%T:%v", a, a)
@@ -176,6 +269,10 @@ func (g *Guard) Check(sql string, args []any, scope *Scope) (st *Statement, err 
 		return &Statement{SQL: sql, Args: args}, nil
 	}
 	if err := g.precheck(sql); err != nil {
+		return nil, err
+	}
+	scope, err = g.normScope(scope)
+	if err != nil {
 		return nil, err
 	}
 	key := cacheKey(sql, args, scope)
@@ -221,23 +318,8 @@ func safely[T any](parse func() (T, error)) (v T, err error) {
 	return parse()
 }
 
-// check checks one statement, uncached.
+// check checks one statement, uncached, with a scope normScope returned.
 func (g *Guard) check(sql string, args []any, scope *Scope) (st *Statement, err error) {
-	if scope != nil && scope.None {
-		if scope.Value != "" {
-			return nil, scopeViolation("a scope is either one value or none, not both")
-		}
-		if g.m.Scope == nil {
-			scope = nil // nothing is scoped: nothing to refuse
-		}
-	} else if scope != nil {
-		if err := checkScopeValue(scope.Value); err != nil {
-			return nil, err
-		}
-		if g.m.Scope == nil {
-			return nil, scopeViolation("the model has no scope entity, so a statement cannot be scoped")
-		}
-	}
 	defer func() {
 		// Parsers are third-party code: never let one take the process down.
 		if !g.panics {
@@ -412,7 +494,7 @@ func (g *Guard) scopeFilterFor(e *model.Entity, sc *Scope) (*scopePath, error) {
 		return nil, nil
 	}
 	if sc.None && (g.scoped[e] != nil || g.unscopable[e]) {
-		return nil, scopeViolation("table %s belongs to the scope, and no %s this user may see was named", e.TableName(), g.m.Scope.Entity)
+		return nil, scopeViolation("this user may not see any %s's records, and the question needs them", g.scopeLabel(false))
 	}
 	if g.unscopable[e] {
 		return nil, scopeViolation("table %s belongs to the scope but has no many-to-one path to %s in the model", e.TableName(), g.m.Scope.Entity)

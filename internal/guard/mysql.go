@@ -413,19 +413,20 @@ func (r *mysqlRun) wrapper(e *model.Entity) (*vt.Select, error) {
 		return nil, err
 	}
 	key := wrapperKey{e: e}
+	var vals []string
 	if p != nil {
-		key.value = r.scope.Value
+		vals, key.value = r.scope.Values, r.scope.setKey()
 	}
 	r.c.mu.Lock()
 	tmpl := r.c.wrappers[key]
 	r.c.mu.Unlock()
 	if tmpl == nil {
-		st, err := r.c.parse(projectionSQL(model.MySQL, e, p, key.value))
+		st, err := r.c.parse(projectionSQL(model.MySQL, e, p, vals))
 		sel, ok := st.(*vt.Select)
 		if err != nil || !ok {
 			return nil, scopeViolation("the scope value cannot be used in a MySQL statement")
 		}
-		if p != nil && !mysqlLiteralIs(sel, key.value) {
+		if p != nil && !mysqlLiteralIs(sel, vals) {
 			return nil, scopeViolation("the scope value cannot be used in a MySQL statement")
 		}
 		tmpl = sel
@@ -439,16 +440,17 @@ func (r *mysqlRun) wrapper(e *model.Entity) (*vt.Select, error) {
 	return vt.CloneRefOfSelect(tmpl), nil
 }
 
-func mysqlLiteralIs(s *vt.Select, v string) bool {
-	found, ok := 0, true
+// mysqlLiteralIs reports whether a projection's string literals are
+// exactly the scope values vals: each once, and no other.
+func mysqlLiteralIs(s *vt.Select, vals []string) bool {
+	var found []string
 	_ = vt.Walk(func(n vt.SQLNode) (bool, error) {
 		if lit, isLit := n.(*vt.Literal); isLit && lit.Type == vt.StrVal {
-			found++
-			ok = ok && lit.Val == v
+			found = append(found, lit.Val)
 		}
 		return true, nil
 	}, s)
-	return found > 0 && ok
+	return sameValues(found, vals)
 }
 
 func (r *mysqlRun) exprs(es []vt.Expr, f *frame, ctes *cteScope) error {

@@ -390,8 +390,9 @@ func (r *pgRun) wrapper(e *model.Entity) (*pgWrapper, error) {
 		return nil, err
 	}
 	key := wrapperKey{e: e}
+	var vals []string
 	if p != nil {
-		key.value = r.scope.Value
+		vals, key.value = r.scope.Values, r.scope.setKey()
 	}
 	r.c.mu.Lock()
 	w := r.c.wrappers[key]
@@ -400,7 +401,7 @@ func (r *pgRun) wrapper(e *model.Entity) (*pgWrapper, error) {
 		return w, nil
 	}
 	bad := scopeViolation("the scope value cannot be used in a PostgreSQL statement")
-	proj := projectionSQL(model.Postgres, e, p, key.value)
+	proj := projectionSQL(model.Postgres, e, p, vals)
 	tree, err := pgParse("SELECT * FROM ("+proj+") AS clarify_w", true)
 	if err != nil || len(tree.result.Stmts) != 1 {
 		return nil, bad
@@ -410,7 +411,7 @@ func (r *pgRun) wrapper(e *model.Entity) (*pgWrapper, error) {
 		return nil, bad
 	}
 	node := sel.FromClause[0]
-	if p != nil && !allStrings(node.ProtoReflect(), key.value) {
+	if p != nil && !allStrings(node.ProtoReflect(), vals) {
 		return nil, bad
 	}
 	// The node's JSON, around its alias: {"RangeSubselect":{…,"alias":{"aliasname":"clarify_w"}}}
@@ -434,16 +435,15 @@ func (r *pgRun) wrapper(e *model.Entity) (*pgWrapper, error) {
 	return w, nil
 }
 
-// allStrings reports whether the string constants of a message all equal v
-// (and there is one at least).
-func allStrings(m protoreflect.Message, v string) bool {
-	found, ok := 0, true
+// allStrings reports whether the string constants of a message are
+// exactly the scope values vals: each once, and no other.
+func allStrings(m protoreflect.Message, vals []string) bool {
+	var found []string
 	var walk func(m protoreflect.Message)
 	walk = func(m protoreflect.Message) {
 		if c, isConst := m.Interface().(*pg.A_Const); isConst {
 			if sv := c.GetSval(); sv != nil {
-				found++
-				ok = ok && sv.Sval == v
+				found = append(found, sv.Sval)
 			}
 		}
 		m.Range(func(fd protoreflect.FieldDescriptor, val protoreflect.Value) bool {
@@ -460,7 +460,7 @@ func allStrings(m protoreflect.Message, v string) bool {
 		})
 	}
 	walk(m)
-	return found > 0 && ok
+	return sameValues(found, vals)
 }
 
 func (r *pgRun) nodes(ns []*pg.Node, f *frame, ctes *cteScope) error {

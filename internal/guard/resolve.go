@@ -199,9 +199,10 @@ type constant struct {
 
 // scopeComparison refuses, in a scoped check, a comparison of a scoped
 // table's scope key (patients.id, lab_results.patient_id) with a value
-// other than the scope value: the projection would make it return nothing,
+// outside the scope's set: the projection would make it return nothing,
 // but a statement asking for another scope value is an attempt to leave
-// the scope and is reported as such. eq is set for = and IN.
+// the scope and is reported as such. eq is set for = and IN, the only
+// comparisons accepted, and only with values of the set.
 func (g *Guard) scopeComparison(sc *Scope, rel *relation, col string, eq bool, consts []constant) error {
 	if sc == nil || rel == nil || rel.entity == nil {
 		return nil
@@ -214,10 +215,15 @@ func (g *Guard) scopeComparison(sc *Scope, rel *relation, col string, eq bool, c
 		if !c.known {
 			continue
 		}
-		if !eq || c.value != sc.Value {
+		if eq && sc.contains(c.value) {
+			continue
+		}
+		if len(sc.Values) == 1 {
 			return scopeViolation("the conversation is limited to one %s; the statement compares %s.%s with another value",
 				p.scope.Singular(), rel.entity.TableName(), col)
 		}
+		return scopeViolation("the conversation is limited to the %s this user may see; the statement compares %s.%s with another value",
+			g.scopeLabel(true), rel.entity.TableName(), col)
 	}
 	return nil
 }

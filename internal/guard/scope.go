@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/model"
@@ -72,27 +73,63 @@ func quoteString(d model.Dialect, v string) string {
 }
 
 // filter renders the condition that keeps the rows of p's entity belonging
-// to scope value v, with unqualified columns of that entity.
-func (p *scopePath) filter(d model.Dialect, v string) string {
-	return filterSteps(d, p.scope, p.steps, quoteString(d, v))
+// to one of the scope values vals (sorted, at least one), with unqualified
+// columns of that entity: key = 'v' for one value, key IN ('v1', 'v2', …)
+// for several.
+func (p *scopePath) filter(d model.Dialect, vals []string) string {
+	return filterSteps(d, p.scope, p.steps, matchValues(d, vals))
 }
 
-func filterSteps(d model.Dialect, se *model.Entity, steps []model.Edge, lit string) string {
+// matchValues renders the right-hand side of the scope key's condition.
+func matchValues(d model.Dialect, vals []string) string {
+	if len(vals) == 1 {
+		return " = " + quoteString(d, vals[0])
+	}
+	var b strings.Builder
+	b.WriteString(" IN (")
+	for i, v := range vals {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(quoteString(d, v))
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// filterSteps renders the condition on the first step's column: match
+// applied to the scope key, through an IN subquery per further many-to-one
+// step.
+func filterSteps(d model.Dialect, se *model.Entity, steps []model.Edge, match string) string {
 	q := func(s string) string { return d.QuoteIdent(s) }
 	if len(steps) == 0 {
-		return q(se.Key) + " = " + lit
+		return q(se.Key) + match
 	}
 	first := steps[0]
 	if first.To == se && first.ToCol == se.Key {
-		return q(first.FromCol) + " = " + lit
+		return q(first.FromCol) + match
 	}
 	return q(first.FromCol) + " IN (SELECT " + q(first.ToCol) + " FROM " + q(first.To.TableName()) +
-		" WHERE " + filterSteps(d, se, steps[1:], lit) + ")"
+		" WHERE " + filterSteps(d, se, steps[1:], match) + ")"
+}
+
+// sameValues reports whether the string literals found in a parsed
+// projection are exactly the scope values vals (sorted, without
+// duplicates): each once, and no other. The order the parser's tree is
+// walked in does not count.
+func sameValues(found, vals []string) bool {
+	if len(found) != len(vals) {
+		return false
+	}
+	found = slices.Clone(found)
+	slices.Sort(found)
+	return slices.Equal(found, vals)
 }
 
 // projectionSQL is the SELECT that replaces a reference to entity e: the
-// model's columns only, and only the scope value's rows when p is set.
-func projectionSQL(d model.Dialect, e *model.Entity, p *scopePath, v string) string {
+// model's columns only, and only the rows of the scope values vals when p
+// is set.
+func projectionSQL(d model.Dialect, e *model.Entity, p *scopePath, vals []string) string {
 	var b strings.Builder
 	b.WriteString("SELECT ")
 	for i, c := range storedColumns(e) {
@@ -103,7 +140,7 @@ func projectionSQL(d model.Dialect, e *model.Entity, p *scopePath, v string) str
 	}
 	b.WriteString(" FROM " + d.QuoteIdent(e.TableName()))
 	if p != nil {
-		b.WriteString(" WHERE " + p.filter(d, v))
+		b.WriteString(" WHERE " + p.filter(d, vals))
 		b.WriteString(scopeFence(d))
 	}
 	return b.String()

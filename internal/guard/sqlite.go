@@ -27,6 +27,8 @@ type sqliteChecker struct {
 	wrappers map[wrapperKey]*rq.SelectStatement
 }
 
+// wrapperKey identifies a projection template: the entity and, for a
+// scoped one, the scope's set (Scope.setKey).
 type wrapperKey struct {
 	e     *model.Entity
 	value string
@@ -452,20 +454,21 @@ func (r *sqliteRun) wrapper(e *model.Entity) (*rq.SelectStatement, error) {
 		return nil, err
 	}
 	key := wrapperKey{e: e}
+	var vals []string
 	if p != nil {
-		key.value = r.scope.Value
+		vals, key.value = r.scope.Values, r.scope.setKey()
 	}
 	r.c.mu.Lock()
 	tmpl := r.c.wrappers[key]
 	r.c.mu.Unlock()
 	if tmpl == nil {
-		text := projectionSQL(model.SQLite, e, p, key.value)
+		text := projectionSQL(model.SQLite, e, p, vals)
 		st, err := safely(rq.NewParser(strings.NewReader(text)).ParseStatement)
 		if err != nil {
 			return nil, scopeViolation("the scope value cannot be used in a SQLite statement")
 		}
 		tmpl = st.(*rq.SelectStatement)
-		if p != nil && !sqliteLiteralIs(tmpl, key.value) {
+		if p != nil && !sqliteLiteralIs(tmpl, vals) {
 			return nil, scopeViolation("the scope value cannot be used in a SQLite statement")
 		}
 		r.c.mu.Lock()
@@ -511,17 +514,13 @@ func templateParts(s *rq.SelectStatement, lits *[]string, tables *[]*rq.Ident) {
 }
 
 // sqliteLiteralIs reports whether a projection template's string literals
-// all equal v (the scope value survived quoting intact).
-func sqliteLiteralIs(s *rq.SelectStatement, v string) bool {
+// are exactly the scope values vals (each survived quoting intact, once,
+// and there is no other).
+func sqliteLiteralIs(s *rq.SelectStatement, vals []string) bool {
 	var lits []string
 	var tables []*rq.Ident
 	templateParts(s, &lits, &tables)
-	for _, l := range lits {
-		if l != v {
-			return false
-		}
-	}
-	return len(lits) > 0
+	return sameValues(lits, vals)
 }
 
 // sqliteTables returns the table-name identifiers of a projection template.
