@@ -76,8 +76,9 @@ func New(src *source.Source, opt Options) *Engine {
 // executes the statement the guard returns, never the one it was given.
 //
 // A turn limited by lim may run only statements limited to a value lim
-// permits, or, naming none, statements that read no scoped table: this is
-// where a user's rights are enforced, whatever understanding produced.
+// permits, or, naming none, statements limited to the set of values lim
+// permits (none: statements that read no scoped table): this is where a
+// user's rights are enforced, whatever understanding produced.
 func (e *Engine) run(ctx context.Context, lim *understand.ScopeLimit, q *query.Query, sql string, args []any, maxRows int) (*source.Result, error) {
 	res, _, err := e.runChecked(ctx, lim, q, sql, args, maxRows)
 	return res, err
@@ -93,7 +94,9 @@ func (e *Engine) runChecked(ctx context.Context, lim *understand.ScopeLimit, q *
 		}
 		sc = &guard.Scope{Value: q.Scope.Key}
 	case lim != nil:
-		sc = &guard.Scope{None: true}
+		// no value named: the user's own values, all of them (an empty
+		// set, a user who may see none, reads no scoped table)
+		sc = &guard.Scope{Values: append([]string{}, lim.Keys()...)}
 	}
 	st, err := e.guard.Check(sql, args, sc)
 	if ge, ok := guard.IsRejection(err); ok {

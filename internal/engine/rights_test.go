@@ -2,6 +2,9 @@ package engine_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"sort"
 	"strings"
 	"testing"
 
@@ -90,6 +93,47 @@ func TestScopeRights(t *testing.T) {
 		})
 	}
 
+	// Naming no patient, a limited user is answered over their own
+	// patients, all of them; a user who may see none is still refused, and
+	// an unlimited user sees everyone.
+	for _, tc := range []struct {
+		name string
+		q    string
+		lim  *understand.ScopeLimit
+		want string // the answer's rows, "|"-joined and sorted
+		code string
+	}{
+		{"list, A", "list patients", a, "Ivan Petrov;John Doe", ""},
+		{"names, A", "names of patients", a, "Ivan Petrov;John Doe", ""},
+		{"count, A", "how many patients are there", a, "2", ""},
+		{"count, B", "how many patients are there", b, "1", ""},
+		{"list, granted none", "list patients", none, "", engine.CodeScopeViolation},
+		{"count, granted none", "how many patients are there", none, "", engine.CodeScopeViolation},
+		{"list, no limit", "list patients", nil, "Ivan Petrov;John Doe;Maria Rodriguez", ""},
+		{"count, no limit", "how many patients are there", nil, "3", ""},
+	} {
+		t.Run("no patient named/"+tc.name, func(t *testing.T) {
+			out, err := e.Turn(context.Background(), engine.Request{Question: tc.q, Scope: tc.lim})
+			if tc.code != "" {
+				var ee *engine.Error
+				if engine.Code(err) != tc.code || !errors.As(err, &ee) {
+					t.Fatalf("%v %+v, want %s", err, out, tc.code)
+				}
+				// what the user reads says why, in words, naming no table
+				if !strings.Contains(ee.Message, "may not see any patient's records") || strings.Contains(ee.Message, "lab_results") {
+					t.Errorf("message %q", ee.Message)
+				}
+				return
+			}
+			if err != nil || out.Answer == nil {
+				t.Fatalf("%v %+v, want an answer", err, out)
+			}
+			if got := nameCells(out.Answer); got != tc.want {
+				t.Errorf("answered %q, want %q\n  %s", got, tc.want, out.Answer.Ran.SQL)
+			}
+		})
+	}
+
 	t.Run("a value A may see, named", func(t *testing.T) {
 		out, err := run("show lab results for John Doe", a, nil)
 		if err != nil || out.Answer == nil {
@@ -98,9 +142,32 @@ func TestScopeRights(t *testing.T) {
 	})
 }
 
+// nameCells is an answer's patient names (its full_name column) or, when
+// it has none, its single number, sorted and ";"-joined.
+func nameCells(a *engine.Answer) string {
+	col := -1
+	for i, c := range a.Columns {
+		if c.Name == "full_name" {
+			col = i
+		}
+	}
+	if col < 0 {
+		if len(a.Rows) == 1 && len(a.Rows[0]) == 1 {
+			return fmt.Sprint(a.Rows[0][0])
+		}
+		return fmt.Sprintf("no full_name column in %+v", a.Columns)
+	}
+	var out []string
+	for _, r := range a.Rows {
+		out = append(out, fmt.Sprint(r[col]))
+	}
+	sort.Strings(out)
+	return strings.Join(out, ";")
+}
+
 // TestRunEnforcesRights: whatever understanding produced, a statement
-// runs only limited to a value the user may see, or, limited to none,
-// reading no scoped table.
+// runs only limited to a value the user may see, or, naming none, limited
+// to the values the user may see (none: reading no scoped table).
 func TestRunEnforcesRights(t *testing.T) {
 	e := demotest.Engine(t, "labs")
 	ctx := context.Background()
@@ -113,8 +180,13 @@ func TestRunEnforcesRights(t *testing.T) {
 		code  string
 	}{
 		{"another patient", a, "L3", "SELECT count(*) FROM lab_results", engine.CodeScopeForbidden},
-		{"no patient named", a, "", "SELECT count(*) FROM lab_results", engine.CodeScopeViolation},
-		{"no patient named, the patients table", a, "", "SELECT full_name FROM patients", engine.CodeScopeViolation},
+		// Naming no patient once refused every scoped table; it now reads
+		// the user's own patients (L1 and L2): answered, over them only.
+		{"no patient named", a, "", "SELECT count(*) FROM lab_results", ""},
+		{"no patient named, the patients table", a, "", "SELECT count(*) FROM patients", ""},
+		{"no patient named, another patient's id", a, "", "SELECT count(*) FROM lab_results WHERE patient_id = 'L3'", engine.CodeScopeViolation},
+		{"granted none, no patient named", understand.NewScopeLimit(nil), "", "SELECT count(*) FROM patients", engine.CodeScopeViolation},
+		{"granted none, no scoped table", understand.NewScopeLimit(nil), "", "SELECT 1 AS x", ""},
 		{"a permitted patient", a, "L2", "SELECT count(*) FROM lab_results", ""},
 		{"no limit, no patient", nil, "", "SELECT count(*) FROM lab_results", ""},
 	} {
@@ -125,6 +197,9 @@ func TestRunEnforcesRights(t *testing.T) {
 			}
 			if tc.code == "" && (res == nil || len(res.Rows) != 1) {
 				t.Fatalf("result %+v", res)
+			}
+			if tc.code == engine.CodeScopeViolation && strings.Contains(err.Error(), "L3") {
+				t.Errorf("the refusal repeats the value: %v", err)
 			}
 		})
 	}
