@@ -100,6 +100,10 @@ func (e *Engine) runChecked(ctx context.Context, lim *understand.ScopeLimit, q *
 	}
 	st, err := e.guard.Check(sql, args, sc)
 	if ge, ok := guard.IsRejection(err); ok {
+		if ge.Code == guard.CodeScope && lim != nil && len(lim.Keys()) == 0 {
+			// a right the user does not have, not a statement to mend
+			return nil, nil, &Error{Code: CodeScopeForbidden, Message: "you may not see any " + scopeNoun(e.src.Model) + "'s data", Err: err}
+		}
 		return nil, nil, &Error{Code: ge.Code, Message: "the statement was refused: " + ge.Reason, Err: err}
 	}
 	if err != nil {
@@ -537,11 +541,15 @@ func (e *Engine) Now() time.Time { return e.opt.Now() }
 // forbidden is the refusal of a scope value the user may not see. It says
 // nothing of whether that value exists.
 func forbidden(m *model.Model) error {
-	what := "this"
+	return &Error{Code: CodeScopeForbidden, Message: "you may not see this " + scopeNoun(m) + "'s data"}
+}
+
+// scopeNoun names one value of the model's scope: "patient".
+func scopeNoun(m *model.Model) string {
 	if m.Scope != nil {
 		if se := m.Entity(m.Scope.Entity); se != nil {
-			what = "this " + se.Singular() + "'s"
+			return se.Singular()
 		}
 	}
-	return &Error{Code: CodeScopeForbidden, Message: "you may not see " + what + " data"}
+	return "record"
 }

@@ -107,8 +107,8 @@ func TestScopeRights(t *testing.T) {
 		{"names, A", "names of patients", a, "Ivan Petrov;John Doe", ""},
 		{"count, A", "how many patients are there", a, "2", ""},
 		{"count, B", "how many patients are there", b, "1", ""},
-		{"list, granted none", "list patients", none, "", engine.CodeScopeViolation},
-		{"count, granted none", "how many patients are there", none, "", engine.CodeScopeViolation},
+		{"list, granted none", "list patients", none, "", engine.CodeScopeForbidden},
+		{"count, granted none", "how many patients are there", none, "", engine.CodeScopeForbidden},
 		{"list, no limit", "list patients", nil, "Ivan Petrov;John Doe;Maria Rodriguez", ""},
 		{"count, no limit", "how many patients are there", nil, "3", ""},
 	} {
@@ -120,7 +120,7 @@ func TestScopeRights(t *testing.T) {
 					t.Fatalf("%v %+v, want %s", err, out, tc.code)
 				}
 				// what the user reads says why, in words, naming no table
-				if !strings.Contains(ee.Message, "may not see any patient's records") || strings.Contains(ee.Message, "lab_results") {
+				if !strings.Contains(ee.Message, "may not see any patient's data") || strings.Contains(ee.Message, "lab_results") {
 					t.Errorf("message %q", ee.Message)
 				}
 				return
@@ -185,7 +185,7 @@ func TestRunEnforcesRights(t *testing.T) {
 		{"no patient named", a, "", "SELECT count(*) FROM lab_results", ""},
 		{"no patient named, the patients table", a, "", "SELECT count(*) FROM patients", ""},
 		{"no patient named, another patient's id", a, "", "SELECT count(*) FROM lab_results WHERE patient_id = 'L3'", engine.CodeScopeViolation},
-		{"granted none, no patient named", understand.NewScopeLimit(nil), "", "SELECT count(*) FROM patients", engine.CodeScopeViolation},
+		{"granted none, no patient named", understand.NewScopeLimit(nil), "", "SELECT count(*) FROM patients", engine.CodeScopeForbidden},
 		{"granted none, no scoped table", understand.NewScopeLimit(nil), "", "SELECT 1 AS x", ""},
 		{"a permitted patient", a, "L2", "SELECT count(*) FROM lab_results", ""},
 		{"no limit, no patient", nil, "", "SELECT count(*) FROM lab_results", ""},
