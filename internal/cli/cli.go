@@ -44,6 +44,7 @@ Usage:
   clarify doctor [--source NAME] [--json]
   clarify audit [--user U] [--source NAME] [--since 30d|TIME] [--until TIME] [--limit N] [--before ID] [--store DSN] [--json]
   clarify key new --user NAME [--expires 90d|YYYY-MM-DD] [--admin] [--group G]…   an API key, printed once, and its config lines
+  clarify llm check [--base-url URL] [--model NAME]   what an OpenAI-compatible endpoint supports (env CLARIFY_LLM_BASE_URL, CLARIFY_LLM_MODEL, CLARIFY_LLM_API_KEY)
 
 Common flags: --data-dir D (env CLARIFY_DATA_DIR), --config FILE (env CLARIFY_CONFIG).
 Demo data is generated into the data directory on first use.
@@ -89,6 +90,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = e.audit(ctx, args[1:])
 	case "key":
 		err = e.key(ctx, args[1:])
+	case "llm":
+		err = e.llmCmd(ctx, args[1:])
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -234,9 +234,9 @@ func (c *Client) transportError(ctx, actx context.Context, op string, err error,
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		err = ue.Err // its message holds the URL
+		err = ue.Err // its message holds the whole URL
 	}
-	return &Error{Kind: kind, Op: op, Detail: detail, cause: err}
+	return &Error{Kind: kind, Op: op, Detail: detail + " (" + excerpt(err.Error(), c.cfg.APIKey) + ")", cause: err}
 }
 
 // maxErrorBody bounds how much of an error reply is read.
