@@ -94,7 +94,6 @@ func Context(m *model.Model, req Request) Messages {
 	var body bytes.Buffer
 	enc := json.NewEncoder(&body)
 	enc.SetEscapeHTML(true) // '<' and '>' as \u003c \u003e: the fence cannot be closed from inside
-	enc.SetIndent("", " ")
 	// Only strings, booleans, numbers and maps of strings are encoded:
 	// this cannot fail (invalid UTF-8 is replaced, not refused).
 	_ = enc.Encode(d)
@@ -129,6 +128,7 @@ type table struct {
 	Means    string   `json:"means,omitempty"`
 	Synonyms []string `json:"synonyms,omitempty"`
 	Key      string   `json:"key,omitempty"`
+	Dated    string   `json:"dated_by,omitempty"`
 	Columns  []column `json:"columns"`
 }
 
@@ -253,7 +253,8 @@ func buildData(m *model.Model, req Request) promptData {
 }
 
 func describe(e *model.Entity, vals Values) table {
-	t := table{Name: e.TableName(), Means: bound(e.Plural, maxDataText), Synonyms: boundAll(e.Synonyms, 8), Key: e.Key}
+	t := table{Name: e.TableName(), Means: bound(e.PluralLabel(), maxDataText), Synonyms: boundAll(e.Synonyms, 8),
+		Key: e.Key, Dated: bound(e.TimeColumn, maxDataText)}
 	for _, c := range e.Columns {
 		if c.Computed() {
 			continue // the prompt names stored columns only

@@ -141,11 +141,16 @@ func withoutFences(raw string) string {
 	return b.String()
 }
 
+// maxQuestions is how many question sentences of a reply are considered.
+const maxQuestions = 16
+
 // proseQuestion finds the question a text asks and the options it offers:
 // a list after it (numbered, bulleted, lettered), or "X or Y?" in the
 // question itself.
 func proseQuestion(text string) (string, []rawOption) {
-	locs := sentences.FindAllStringIndex(text, -1)
+	// The first questions only: each is read with the text after it, and a
+	// reply of many question marks must stay linear.
+	locs := sentences.FindAllStringIndex(text, maxQuestions)
 	if len(locs) == 0 {
 		return "", nil
 	}
