@@ -89,6 +89,14 @@ func newGrounds(m *model.Model, vals Values) *grounds {
 	for _, t := range m.Policies.TimeWindowOptions {
 		add(t.Label)
 	}
+	if h := m.Policies.History; h != nil {
+		add(h.HistoryWords...)
+		add(h.LatestWords...)
+	}
+	if f := m.Policies.Format; f != nil {
+		add(f.PlotWords...)
+		add(f.TableWords...)
+	}
 	return g
 }
 

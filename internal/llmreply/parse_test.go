@@ -161,6 +161,8 @@ func TestParse(t *testing.T) {
 		{name: "prose_lettered", kind: llmreply.KindClarification, options: []string{"By the number of lab results*", "By the average value", "By date of birth"}},
 		{name: "prose_periods", kind: llmreply.KindClarification, options: []string{"Last 30 days*", "Last 12 months", "All time"}},
 		{name: "prose_no_options", err: llmreply.ErrNoOptions},
+		{name: "prose_or_history", kind: llmreply.KindClarification, options: []string{"latest result*", "whole history"}},
+		{name: "prose_refusal_with_question", kind: llmreply.KindUnanswerable, reason: "what people eat"},
 		{name: "prose_refusal", kind: llmreply.KindUnanswerable, reason: "cannot be answered"},
 		{name: "prose_refusal_dont_have", kind: llmreply.KindUnanswerable, reason: "insurance claims"},
 		{name: "malformed_json", err: llmreply.ErrMalformed},
@@ -208,7 +210,8 @@ func TestParse(t *testing.T) {
 func TestParseOversize(t *testing.T) {
 	t.Parallel()
 	m := labs(t)
-	big := `{"kind":"sql","sql":"SELECT 1 /*` + strings.Repeat("x", llmreply.MaxReply) + `*/"}`
+	// A reply that would read well if it were not followed by a flood.
+	big := `{"kind":"sql","sql":"SELECT 1"}` + strings.Repeat(" and more", llmreply.MaxReply/9+1)
 	if _, err := llmreply.Parse(big, m); !errors.Is(err, llmreply.ErrTooLarge) {
 		t.Errorf("reply of %d bytes: error = %v, want ErrTooLarge", len(big), err)
 	}
