@@ -313,7 +313,8 @@ func TestRetryAfter(t *testing.T) {
 // the connection close.
 func TestCancelMidStream(t *testing.T) {
 	t.Parallel()
-	c, srv := newClient(t, "stream_hang.yaml", nil)
+	// The call's own timeout only bounds a client that fails to cancel.
+	c, srv := newClient(t, "stream_hang.yaml", func(c *llm.Config) { c.Timeout = 20 * time.Second })
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	_, err := c.Stream(ctx, llm.Request{Messages: user("think hard")}, func(d llm.Delta) error {
