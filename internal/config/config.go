@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -63,6 +64,29 @@ type Source struct {
 	// HeavyAfter is the mean duration of a statement shape's recent runs
 	// from which it is heavy (default 100ms).
 	HeavyAfter time.Duration `yaml:"heavy_after,omitempty"`
+	// Engine answers the source's questions: rules (default; the semantic
+	// model alone, offline), llm (a language model, through the guard) or
+	// hybrid (the rules first, the model only for what they cannot link).
+	// llm and hybrid need an endpoint: LLM, or the CLARIFY_LLM_* variables.
+	Engine string `yaml:"engine,omitempty"`
+	// LLM is the source's model endpoint (default none). The variables
+	// CLARIFY_LLM_BASE_URL, CLARIFY_LLM_MODEL and CLARIFY_LLM_API_KEY, when
+	// set, override it.
+	LLM *LLM `yaml:"llm,omitempty"`
+}
+
+// engines are the names a source's engine may have.
+var engines = []string{"rules", "llm", "hybrid"}
+
+// LLM is an OpenAI-compatible endpoint (docs/llm.md).
+type LLM struct {
+	// BaseURL is the API root, e.g. http://localhost:11434/v1.
+	BaseURL string `yaml:"base_url,omitempty"`
+	// Model is the model name the endpoint knows.
+	Model string `yaml:"model,omitempty"`
+	// APIKeyEnv names the environment variable holding the key (default
+	// none); keys are never written in the config.
+	APIKeyEnv string `yaml:"api_key_env,omitempty"`
 }
 
 var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
@@ -250,6 +274,9 @@ func (c *Config) Validate() error {
 			if _, err := time.Parse(time.DateOnly, s.Now); err != nil {
 				return fmt.Errorf("sources[%d] (%s): now must be YYYY-MM-DD, got %q", i, s.Name, s.Now)
 			}
+		}
+		if s.Engine != "" && !slices.Contains(engines, s.Engine) {
+			return fmt.Errorf("sources[%d] (%s): engine must be one of %s, got %q", i, s.Name, strings.Join(engines, ", "), s.Engine)
 		}
 		if s.RowCap < 0 || s.QueryTimeout < 0 {
 			return fmt.Errorf("sources[%d] (%s): row_cap and query_timeout must not be negative", i, s.Name)

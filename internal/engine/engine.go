@@ -10,12 +10,14 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/clarify-sql/clarify/internal/clarify"
 	"github.com/clarify-sql/clarify/internal/guard"
+	"github.com/clarify-sql/clarify/internal/llm"
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/plan"
 	"github.com/clarify-sql/clarify/internal/query"
@@ -39,6 +41,12 @@ type Options struct {
 	// Log receives what a user must not see: a recovered panic with its
 	// stack (default slog.Default()).
 	Log *slog.Logger
+	// Engine is the source's engine: EngineRules (default), EngineLLM or
+	// EngineHybrid; a request may choose another (Request.Engine).
+	Engine string
+	// LLM is the language model endpoint of the llm and hybrid engines
+	// (default none: only rules).
+	LLM *llm.Client
 }
 
 // Engine answers questions about one source.
@@ -47,6 +55,9 @@ type Engine struct {
 	an    *understand.Analyzer
 	guard *guard.Guard
 	opt   Options
+	// format is the first reply format to ask the model for (an index into
+	// chat's list): it moves on when the endpoint does not support one
+	format atomic.Int32
 	// beforeTurn, set only by tests (export_test.go), runs first in a turn
 	beforeTurn func(Request)
 }
@@ -141,6 +152,9 @@ type Request struct {
 	// Progress, when set, is told each step as it finishes (for the live
 	// "what I'm doing" list): understand, route, plan, execute.
 	Progress func(step string, took time.Duration)
+	// Engine chooses the engine for this turn: EngineRules, EngineLLM or
+	// EngineHybrid ("" = the source's).
+	Engine string
 }
 
 func (r Request) progress(step string, took time.Duration) {
@@ -172,6 +186,21 @@ func (e *Engine) turn(ctx context.Context, req Request) (*Outcome, error) {
 	if e.beforeTurn != nil {
 		e.beforeTurn(req)
 	}
+	name, err := e.engineFor(req.Engine)
+	if err != nil {
+		return nil, err
+	}
+	switch name {
+	case EngineLLM:
+		return e.llmTurn(ctx, req)
+	case EngineHybrid:
+		return e.hybridTurn(ctx, req)
+	}
+	return e.rulesTurn(ctx, req)
+}
+
+// rulesTurn answers a turn from the semantic model alone.
+func (e *Engine) rulesTurn(ctx context.Context, req Request) (*Outcome, error) {
 	start := time.Now()
 	now := e.opt.Now()
 	in, err := e.an.Analyze(ctx, req.Question, understand.Settings{Now: now, Resolved: req.Resolved, Scope: req.Scope})
@@ -189,7 +218,7 @@ func (e *Engine) turn(ctx context.Context, req Request) (*Outcome, error) {
 	}
 	tUnderstand := time.Since(start)
 	req.progress("understand", tUnderstand)
-	out := &Outcome{Interpretation: in, Understood: understood(in), Question: req.Question}
+	out := &Outcome{Interpretation: in, Understood: understood(in), Question: req.Question, Engine: EngineRules}
 	m := e.src.Model
 	maxRounds := m.Policies.MaxRounds
 	tRoute := time.Now()
@@ -240,7 +269,7 @@ func (e *Engine) turn(ctx context.Context, req Request) (*Outcome, error) {
 	ans := &Answer{
 		Statement: pl.Statement, SQL: pl.SQL, SQLFormatted: sqlfmt.Format(pl.SQL), Params: nonNilAny(pl.Args), Dialect: string(e.src.Dialect()),
 		Columns: pl.Columns, Rows: res.Rows, RowCount: len(res.Rows), Truncated: res.Truncated, Chart: pl.Chart,
-		Assumptions: nonNil(d.Assumptions), OpenQuestions: nonNil(d.OpenQuestions), Warnings: in.Warnings,
+		Assumptions: nonNil(d.Assumptions), OpenQuestions: nonNil(d.OpenQuestions), Warnings: in.Warnings, Engine: EngineRules,
 	}
 	ans.Ran = *ran
 	if ans.Rows == nil {

@@ -21,3 +21,6 @@ func Run(ctx context.Context, e *Engine, lim *understand.ScopeLimit, scopeKey, s
 	}
 	return e.run(ctx, lim, q, sql, nil, 0)
 }
+
+// Consult exposes the hybrid engine's decision to ask the model.
+var Consult = consult

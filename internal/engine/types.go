@@ -31,6 +31,9 @@ type Outcome struct {
 	// Question is the question the turn answered (it changes when a reply
 	// started a new question).
 	Question string `json:"-"`
+	// Engine is the engine that gave the outcome: rules or llm (a hybrid
+	// turn says which of the two).
+	Engine string `json:"engine"`
 }
 
 // Understood summarises what the question was understood to be about.
@@ -102,6 +105,8 @@ type Answer struct {
 	// Notes say what the rows alone do not: "2 more products tie with the
 	// last one shown".
 	Notes []string `json:"notes,omitempty"`
+	// Engine is the engine that wrote the statement: rules or llm.
+	Engine string `json:"engine"`
 	// Ran is the statement the guard let run — SQL with the scope written
 	// into every scoped table — and its arguments, for the audit log.
 	Ran guard.Statement `json:"-"`

@@ -21,6 +21,7 @@ import (
 	"github.com/clarify-sql/clarify/internal/demo/models"
 	"github.com/clarify-sql/clarify/internal/engine"
 	"github.com/clarify-sql/clarify/internal/guard"
+	"github.com/clarify-sql/clarify/internal/llm"
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/source"
 )
@@ -44,6 +45,12 @@ type Options struct {
 	// does not stop when the request that started it is cancelled: other
 	// requests wait for the same open, and a success is kept.
 	OpenTimeout time.Duration
+	// LLM is the language model endpoint read from the environment
+	// (llm.FromEnv): its non-empty fields override every source's llm:.
+	LLM llm.Config
+	// Getenv reads the variable a source's llm.api_key_env names (default
+	// os.Getenv).
+	Getenv func(string) string
 }
 
 // UnknownSourceError reports a source name that is not configured.
@@ -291,6 +298,11 @@ func Open(ctx context.Context, cfg config.Source, opt Options) (*engine.Engine, 
 		return nil, Info{}, fmt.Errorf("source %s: the model does not match the database: %w", cfg.Name, err)
 	}
 	var eopt engine.Options
+	eopt.Engine = cfg.Engine
+	if eopt.LLM, err = llmClient(cfg, opt); err != nil {
+		src.Close()
+		return nil, Info{}, err
+	}
 	if d, ok := config.ParseNow(cfg.Now); ok {
 		eopt.Now = fixed(d)
 		info.Now = cfg.Now
@@ -301,6 +313,38 @@ func Open(ctx context.Context, cfg config.Source, opt Options) (*engine.Engine, 
 		}
 	}
 	return engine.New(src, eopt), info, nil
+}
+
+// llmClient builds the source's model client from its llm: and the
+// environment's override; nil when neither names an endpoint.
+func llmClient(cfg config.Source, opt Options) (*llm.Client, error) {
+	var c llm.Config
+	if l := cfg.LLM; l != nil {
+		c.BaseURL, c.Model = l.BaseURL, l.Model
+		if l.APIKeyEnv != "" {
+			get := opt.Getenv
+			if get == nil {
+				get = os.Getenv
+			}
+			c.APIKey = strings.TrimSpace(get(l.APIKeyEnv))
+		}
+	}
+	env := opt.LLM
+	for _, f := range []struct{ to, from *string }{{&c.BaseURL, &env.BaseURL}, {&c.Model, &env.Model}, {&c.APIKey, &env.APIKey}} {
+		if *f.from != "" {
+			*f.to = *f.from
+		}
+	}
+	if c.BaseURL == "" && c.Model == "" {
+		return nil, nil
+	}
+	// the rest of the environment's config (timeouts, hooks) applies too
+	env.BaseURL, env.Model, env.APIKey = c.BaseURL, c.Model, c.APIKey
+	cl, err := llm.New(env)
+	if err != nil {
+		return nil, fmt.Errorf("source %s: language model endpoint: %w", cfg.Name, err)
+	}
+	return cl, nil
 }
 
 func fixed(d time.Time) func() time.Time { return func() time.Time { return d } }

@@ -1,0 +1,263 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clarify-sql/clarify/internal/demo/demotest"
+	"github.com/clarify-sql/clarify/internal/engine"
+	"github.com/clarify-sql/clarify/internal/llm"
+	"github.com/clarify-sql/clarify/internal/llm/llmtest"
+	"github.com/clarify-sql/clarify/internal/source"
+	"github.com/clarify-sql/clarify/internal/understand"
+)
+
+// llmEngine is a demo source's engine whose model is a replaying server.
+func llmEngine(t *testing.T, demo, transcript, name string) (*engine.Engine, *llmtest.Server) {
+	t.Helper()
+	srv := llmtest.Start(t, filepath.Join("testdata", "llm", transcript), "")
+	cl, err := llm.New(llm.Config{BaseURL: srv.URL, Model: "test-model", Backoff: time.Millisecond, MaxBackoff: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := demotest.Source(t, demo, source.Options{RowCap: 100_000})
+	return engine.New(src, engine.Options{Now: func() time.Time { return demotest.AsOf }, Engine: name, LLM: cl,
+		PreviewBudget: time.Minute, SuggestBudget: time.Minute}), srv
+}
+
+// count runs a statement straight on the source: the figure the answer
+// must show, computed without the engine.
+func count(t *testing.T, e *engine.Engine, sql string) any {
+	t.Helper()
+	res, err := e.Source().Query(context.Background(), sql, nil, 10)
+	if err != nil || len(res.Rows) != 1 {
+		t.Fatalf("%s: %v", sql, err)
+	}
+	return res.Rows[0][0]
+}
+
+func TestConsult(t *testing.T) {
+	unknown := &engine.Outcome{Status: engine.StatusAnswered, Understood: engine.Understood{Unknown: []string{"median"}}}
+	linked := &engine.Outcome{Status: engine.StatusAnswered}
+	asked := &engine.Outcome{Status: engine.StatusNeedsQuestion}
+	for _, tc := range []struct {
+		name string
+		out  *engine.Outcome
+		err  error
+		want bool
+	}{
+		{name: "answered, everything linked", out: linked},
+		{name: "asked its own question, everything linked", out: asked},
+		{name: "answered with words left unlinked", out: unknown, want: true},
+		{name: "no plan: unanswerable", err: &engine.Error{Code: engine.CodeUnanswerable}, want: true},
+		{name: "scope required is the user's to give", err: &engine.Error{Code: engine.CodeScopeRequired}},
+		{name: "forbidden is a right, not a gap", err: &engine.Error{Code: engine.CodeScopeForbidden}},
+		{name: "database failure", err: &engine.Error{Code: engine.CodeDB}},
+		{name: "cancelled", err: context.Canceled},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := engine.Consult(tc.out, tc.err); got != tc.want {
+				t.Errorf("consult = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestHybridRulesFirst: what the rules answer or ask with every word
+// linked makes no model call.
+func TestHybridRulesFirst(t *testing.T) {
+	e, srv := llmEngine(t, "clinic", "null.yaml", engine.EngineHybrid)
+	for _, q := range []string{"how many wounds per clinic", "which wounds have more than two assessments and no infection", "how many large wounds"} {
+		out := turn(t, e, q, true, map[string]understand.Resolution{})
+		if out.Engine != engine.EngineRules || len(out.Understood.Unknown) != 0 {
+			t.Errorf("%q: engine %q, unknown %v; want the rules, everything linked", q, out.Engine, out.Understood.Unknown)
+		}
+	}
+	if n := srv.Requests(); n != 0 {
+		t.Errorf("the model was called %d times, want 0", n)
+	}
+}
+
+// TestHybridCallsModel: unlinked words make one call; the model's SQL is
+// answered through the guard.
+func TestHybridCallsModel(t *testing.T) {
+	e, srv := llmEngine(t, "clinic", "sql_answer.yaml", engine.EngineHybrid)
+	out := turn(t, e, "how many wounds healed faster than the median", true, map[string]understand.Resolution{})
+	if srv.Requests() != 1 {
+		t.Fatalf("%d model calls, want 1", srv.Requests())
+	}
+	a := out.Answer
+	if out.Status != engine.StatusAnswered || out.Engine != engine.EngineLLM || a.Engine != engine.EngineLLM {
+		t.Fatalf("status %s engine %s, want answered by llm", out.Status, out.Engine)
+	}
+	want := count(t, e, "SELECT count(*) FROM wounds WHERE healed_date IS NOT NULL AND julianday(healed_date) - julianday(created_date) < 60")
+	if a.RowCount != 1 || fmt.Sprint(a.Rows[0][0]) != fmt.Sprint(want) || a.Columns[0].Name != "healed_faster" {
+		t.Errorf("rows %v columns %v, want [[%v]] in healed_faster", a.Rows, a.Columns, want)
+	}
+	if a.Ran.SQL == "" || !strings.Contains(a.Statement, "language model") {
+		t.Errorf("ran %q, statement %q: want the guard's copy and a statement naming the model", a.Ran.SQL, a.Statement)
+	}
+	found := false
+	for _, as := range a.Assumptions {
+		found = found || as.Text == "the median" && as.Chosen == "60 days"
+	}
+	if !found {
+		t.Errorf("assumptions %+v lack the model's", a.Assumptions)
+	}
+	if _, ok := a.TimingsMS["llm"]; !ok || a.TimingsMS["llm_tokens"] != 940 {
+		t.Errorf("timings %v, want llm and llm_tokens 940", a.TimingsMS)
+	}
+}
+
+// TestHybridNullModel: a model that finds nothing answerable leaves the
+// rules' outcome as it was.
+func TestHybridNullModel(t *testing.T) {
+	e, srv := llmEngine(t, "clinic", "null.yaml", engine.EngineHybrid)
+	rules := turn(t, demotest.Engine(t, "clinic"), "how many wounds healed faster than the median", true, map[string]understand.Resolution{})
+	out := turn(t, e, "how many wounds healed faster than the median", true, map[string]understand.Resolution{})
+	if srv.Requests() != 1 || out.Engine != engine.EngineRules || out.Status != rules.Status || out.Clarification.Slot != rules.Clarification.Slot {
+		t.Errorf("%d calls, engine %s status %s; want 1 call and the rules' %s", srv.Requests(), out.Engine, out.Status, rules.Status)
+	}
+}
+
+// TestLLMClarification: the model's question becomes a card of 2–4
+// grounded options; the answer reaches the next call as a confirmed slot.
+func TestLLMClarification(t *testing.T) {
+	e, srv := llmEngine(t, "clinic", "clarification.yaml", engine.EngineLLM)
+	q := "how many wounds healed faster than the median"
+	res := map[string]understand.Resolution{}
+	out := turn(t, e, q, true, res)
+	c := out.Clarification
+	if out.Status != engine.StatusNeedsQuestion || c.Kind != engine.KindLLM {
+		t.Fatalf("status %s, clarification %+v; want the model's question", out.Status, c)
+	}
+	if len(c.Options) < 2 || len(c.Options) > 4 {
+		t.Fatalf("%d options, want 2–4: %+v", len(c.Options), c.Options)
+	}
+	best := 0
+	for i, o := range c.Options {
+		if o.ID != fmt.Sprintf("o%d", i+1) {
+			t.Errorf("option %d id %q", i, o.ID)
+		}
+		if o.Label == "Make it up" {
+			t.Errorf("an ungrounded option is shown: %+v", o)
+		}
+		if o.BestGuess {
+			best++
+		}
+	}
+	if best != 1 || c.Slot != out.Slot.Key || !strings.HasPrefix(c.Slot, "llm:") {
+		t.Errorf("%d best guesses, slot %q; want one, keyed llm:", best, c.Slot)
+	}
+	res[out.Slot.Key] = engine.Resolve(out.Slot, understand.Resolution{OptionID: "o2"})
+	out = turn(t, e, q, true, res)
+	if out.Status != engine.StatusAnswered {
+		t.Fatalf("after the answer: %s", out.Status)
+	}
+	bodies := srv.Bodies()
+	if len(bodies) != 2 {
+		t.Fatalf("%d calls, want 2", len(bodies))
+	}
+	msgs := fmt.Sprint(bodies[1]["messages"])
+	if !strings.Contains(msgs, "confirmed_by_user") || !strings.Contains(msgs, c.Options[1].Label) {
+		t.Errorf("the second call does not carry the choice %q: %s", c.Options[1].Label, msgs)
+	}
+	if strings.Contains(fmt.Sprint(bodies[0]["messages"]), "confirmed_by_user") {
+		t.Error("the first call already carries a confirmed choice")
+	}
+}
+
+// TestLLMReplies: the model's other replies, each through the guard.
+func TestLLMReplies(t *testing.T) {
+	healed := "SELECT count(*) FROM wounds WHERE healed_date IS NOT NULL"
+	for _, tc := range []struct {
+		name, demo, transcript, question string
+		code                             string // "" for an answer
+		rows                             string // the statement giving the answer's one figure
+		calls                            int
+	}{
+		{name: "prose with SQL in a code block", demo: "clinic", transcript: "prose_sql.yaml", question: "how many wounds healed faster than the median", rows: healed, calls: 1},
+		{name: "unanswerable", demo: "clinic", transcript: "unanswerable.yaml", question: "how many wounds did the quantum oracle flag", code: engine.CodeUnanswerable, calls: 1},
+		{name: "a statement that writes", demo: "clinic", transcript: "writes.yaml", question: "how many wounds healed faster than the median", code: engine.CodeValidation, calls: 1},
+		{name: "another patient than the scope", demo: "labs", transcript: "other_patient.yaml", question: "how many results for Ivan Petrov were flagged by the quantum oracle", code: engine.CodeScopeViolation, calls: 1},
+		{name: "the endpoint fails", demo: "clinic", transcript: "server_500.yaml", question: "how many wounds healed faster than the median", code: engine.CodeLLM, calls: 1 + llm.DefaultMaxRetries},
+		{name: "no JSON schema: JSON mode", demo: "clinic", transcript: "unsupported_schema.yaml", question: "how many wounds healed faster than the median", rows: "SELECT count(*) FROM wounds", calls: 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, srv := llmEngine(t, tc.demo, tc.transcript, engine.EngineLLM)
+			before := count(t, e, "SELECT count(*) FROM "+map[string]string{"clinic": "wounds", "labs": "lab_results"}[tc.demo])
+			out, err := e.Turn(context.Background(), engine.Request{Question: tc.question, Interactive: true})
+			if srv.Requests() != tc.calls {
+				t.Errorf("%d model calls, want %d", srv.Requests(), tc.calls)
+			}
+			if tc.code != "" {
+				var ee *engine.Error
+				if !errors.As(err, &ee) || ee.Code != tc.code {
+					t.Fatalf("got %v, %v; want %s", out, err, tc.code)
+				}
+				if strings.Contains(ee.Message, " FROM ") || strings.Contains(ee.Message, srv.URL) {
+					t.Errorf("message shows internals: %q", ee.Message)
+				}
+				if after := count(t, e, "SELECT count(*) FROM "+map[string]string{"clinic": "wounds", "labs": "lab_results"}[tc.demo]); fmt.Sprint(after) != fmt.Sprint(before) {
+					t.Errorf("rows changed: %v → %v", before, after)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := count(t, e, tc.rows); out.Status != engine.StatusAnswered || fmt.Sprint(out.Answer.Rows) != fmt.Sprint([][]any{{want}}) {
+				t.Errorf("status %s rows %v, want [[%v]]", out.Status, out.Answer, want)
+			}
+		})
+	}
+}
+
+// TestLLMUnanswerableReason: the model's reason reaches the user.
+func TestLLMUnanswerableReason(t *testing.T) {
+	e, _ := llmEngine(t, "clinic", "unanswerable.yaml", engine.EngineLLM)
+	_, err := e.Turn(context.Background(), engine.Request{Question: "how many wounds did the quantum oracle flag", Interactive: true})
+	var ee *engine.Error
+	if !errors.As(err, &ee) || !strings.Contains(ee.Message, "no quantum oracle") {
+		t.Errorf("got %v, want the model's reason", err)
+	}
+}
+
+// TestLLMScopeFirst: on a scoped model the scope is asked as the rules ask
+// it, before any model call.
+func TestLLMScopeFirst(t *testing.T) {
+	e, srv := llmEngine(t, "labs", "null.yaml", engine.EngineLLM)
+	out := turn(t, e, "list the analytes with the most results", true, map[string]understand.Resolution{})
+	if out.Status != engine.StatusNeedsQuestion || out.Clarification.Kind != understand.KindScope || srv.Requests() != 0 {
+		t.Errorf("status %s, %d calls; want the scope asked and no call", out.Status, srv.Requests())
+	}
+	_, err := e.Turn(context.Background(), engine.Request{Question: "list the analytes with the most results"})
+	if engine.Code(err) != engine.CodeScopeRequired || srv.Requests() != 0 {
+		t.Errorf("not interactive: %v, %d calls; want SCOPE_REQUIRED and no call", err, srv.Requests())
+	}
+}
+
+// TestEngineChoice: llm and hybrid need an endpoint; the message says how
+// to set one.
+func TestEngineChoice(t *testing.T) {
+	e := demotest.Engine(t, "clinic")
+	for _, name := range []string{engine.EngineLLM, engine.EngineHybrid, "magic"} {
+		_, err := e.Turn(context.Background(), engine.Request{Question: "how many wounds", Engine: name})
+		var ee *engine.Error
+		if !errors.As(err, &ee) || ee.Code != engine.CodeBadRequest {
+			t.Fatalf("%s: %v, want BAD_REQUEST", name, err)
+		}
+		if name != "magic" && !strings.Contains(ee.Message, llm.EnvBaseURL) {
+			t.Errorf("%s: %q does not name %s", name, ee.Message, llm.EnvBaseURL)
+		}
+	}
+	out := turn(t, e, "how many wounds", true, nil)
+	if out.Engine != engine.EngineRules || out.Answer.Engine != engine.EngineRules {
+		t.Errorf("engine %q, want rules", out.Engine)
+	}
+}
