@@ -30,6 +30,7 @@ func (e *env) ask(ctx context.Context, args []string) error {
 	asJSON := fs.Bool("json", false, "print one JSON document per turn")
 	explain := fs.Bool("explain", false, "print how the question was understood")
 	asUser := fs.String("user", "", "apply the config's access rules for this user (env CLARIFY_USER; default the login name)")
+	engineName := fs.String("engine", "", "engine: rules, llm or hybrid (default: the source's; llm and hybrid need CLARIFY_LLM_BASE_URL and CLARIFY_LLM_MODEL)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return usagef("%v", err)
@@ -42,13 +43,16 @@ func (e *env) ask(ctx context.Context, args []string) error {
 		return err
 	}
 	defer closeFn()
+	if err := eng.CheckEngine(*engineName); err != nil {
+		return err
+	}
 	var lim *understand.ScopeLimit
 	if *db == "" {
 		if lim, err = e.rights(ctx, c, eng, *asUser); err != nil {
 			return err
 		}
 	}
-	t := &turns{e: e, eng: eng, json: *asJSON, explain: *explain, in: bufio.NewReader(e.stdin), scope: lim}
+	t := &turns{e: e, eng: eng, json: *asJSON, explain: *explain, in: bufio.NewReader(e.stdin), scope: lim, engine: *engineName}
 	return t.run(ctx, pos[0], !*noAsk)
 }
 
@@ -92,10 +96,12 @@ type turns struct {
 	in      *bufio.Reader
 	// scope limits the turns to the scope values the user may see.
 	scope *understand.ScopeLimit
+	// engine is the engine asked for ("" = the source's).
+	engine string
 }
 
 func (t *turns) run(ctx context.Context, question string, interactive bool) error {
-	req := engine.Request{Question: question, Resolved: map[string]understand.Resolution{}, Interactive: interactive, Scope: t.scope}
+	req := engine.Request{Question: question, Resolved: map[string]understand.Resolution{}, Interactive: interactive, Scope: t.scope, Engine: t.engine}
 	for {
 		out, err := t.eng.Turn(ctx, req)
 		if err != nil {
@@ -127,10 +133,10 @@ func (t *turns) run(ctx context.Context, question string, interactive bool) erro
 			continue
 		}
 		if clarify.LooksLikeQuestion(reply) && clarify.Interpret(reply, out.Slot).FreeText != "" {
-			req = engine.Request{Question: reply, Resolved: map[string]understand.Resolution{}, Interactive: interactive, Scope: t.scope}
+			req = engine.Request{Question: reply, Resolved: map[string]understand.Resolution{}, Interactive: interactive, Scope: t.scope, Engine: t.engine}
 			continue
 		}
-		req.Resolved[out.Slot.Key] = clarify.Interpret(reply, out.Slot)
+		req.Resolved[out.Slot.Key] = engine.Resolve(out.Slot, clarify.Interpret(reply, out.Slot))
 		req.Rounds++
 	}
 }

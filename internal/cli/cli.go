@@ -13,6 +13,7 @@ import (
 	"github.com/clarify-sql/clarify/internal/config"
 	"github.com/clarify-sql/clarify/internal/engine"
 	"github.com/clarify-sql/clarify/internal/eval"
+	"github.com/clarify-sql/clarify/internal/llm"
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/registry"
 	"github.com/clarify-sql/clarify/internal/source"
@@ -29,9 +30,9 @@ const usage = `clarify — ask a SQL database questions in plain language
 
 Usage:
   clarify serve [--addr HOST:PORT] [--store sqlite:PATH|postgres://…]
-  clarify ask "QUESTION" [--source NAME | --db DSN --model FILE] [--no-ask] [--json]
+  clarify ask "QUESTION" [--source NAME | --db DSN --model FILE] [--no-ask] [--json] [--engine rules|llm|hybrid]
   clarify chat [--source NAME] [--store sqlite:PATH|postgres://…] [--no-ask]   a conversation with follow-ups
-  clarify eval SUITE.yaml… [--json FILE] [--min-accuracy X] [--max-false-ask X] [--max-missed-ask X] [--min-error-match X]
+  clarify eval SUITE.yaml… [--engine rules|llm|hybrid] [--json FILE] [--min-accuracy X] [--max-false-ask X] [--max-missed-ask X] [--min-error-match X]
   clarify model check FILE [--db DSN]
   clarify model init --db DSN [--out FILE] [--name NAME]
   clarify model review [--source NAME] [--store DSN] [--since DURATION] [--eval FILE.json]… [--out PATCH.yaml] [--json]
@@ -224,5 +225,6 @@ func (e *env) sources(ctx context.Context, args []string) error {
 }
 
 func (e *env) registryOptions() registry.Options {
-	return registry.Options{Draft: draftModel, Source: source.Options{}}
+	// CLARIFY_LLM_* set or override every source's language model endpoint
+	return registry.Options{Draft: draftModel, Source: source.Options{}, LLM: llm.FromEnv()}
 }

@@ -38,7 +38,7 @@ func (e *env) eval(ctx context.Context, args []string) error {
 	var c common
 	c.register(fs)
 	jsonOut := fs.String("json", "", "write the results as JSON to this file")
-	eng := fs.String("engine", "rules", "engine: rules")
+	eng := fs.String("engine", "", "engine: rules, llm or hybrid (default: each source's; llm and hybrid need CLARIFY_LLM_BASE_URL and CLARIFY_LLM_MODEL)")
 	verbose := fs.Bool("v", false, "list passing cases too")
 	var minAcc, maxFalse, maxMissed, minErr floatFlag
 	fs.Var(&minAcc, "min-accuracy", "fail (exit 1) when a suite's accuracy is lower")
@@ -49,8 +49,10 @@ func (e *env) eval(ctx context.Context, args []string) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	if *eng != "rules" {
-		return usagef("engine %q is not available in this build (rules only)", *eng)
+	switch *eng {
+	case "", engine.EngineRules, engine.EngineLLM, engine.EngineHybrid:
+	default:
+		return usagef("unknown engine %q: use rules, llm or hybrid", *eng)
 	}
 	if len(files) == 0 {
 		return usagef("eval needs at least one suite file")
@@ -116,7 +118,7 @@ func (e *env) eval(ctx context.Context, args []string) error {
 	}
 	var results []*eval.SuiteResult
 	for _, s := range suites {
-		r, err := eval.Run(ctx, s, open)
+		r, err := eval.Run(ctx, s, open, eval.Options{Engine: *eng})
 		if err != nil {
 			return err
 		}

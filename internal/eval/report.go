@@ -53,6 +53,11 @@ func Print(w io.Writer, results []*SuiteResult, verbose bool) {
 	}
 	tw.Flush()
 	for _, r := range results {
+		if n := r.Scores.ModelCases; n > 0 {
+			fmt.Fprintf(w, "%s: the language model was called on %d of %d cases\n", filepath.Base(r.File), n, r.Scores.Cases)
+		}
+	}
+	for _, r := range results {
 		if r.Note != "" {
 			fmt.Fprintf(w, "\n%s: %s\n", filepath.Base(r.File), r.Note)
 		}

@@ -40,6 +40,9 @@ type CaseResult struct {
 	Pass        bool      `json:"pass"`
 	Problems    []string  `json:"problems,omitempty"`
 	TurnsMS     []float64 `json:"turns_ms"`
+	// ModelCalls is how many calls the case made to a language model
+	// (engines llm and hybrid).
+	ModelCalls int64 `json:"model_calls,omitempty"`
 }
 
 // Scores of one suite (spec/eval-format.md). A score whose denominator is
@@ -55,6 +58,15 @@ type Scores struct {
 	ErrorMatch       *float64 `json:"error_match"`
 	P50MS            float64  `json:"latency_p50_ms"`
 	P99MS            float64  `json:"latency_p99_ms"`
+	// ModelCases counts the cases that called a language model.
+	ModelCases int `json:"model_cases"`
+}
+
+// Options tune a run.
+type Options struct {
+	// Engine answers every case: rules, llm or hybrid ("" = each source's
+	// own).
+	Engine string
 }
 
 // SuiteResult is a scored suite.
@@ -67,9 +79,12 @@ type SuiteResult struct {
 }
 
 // Run runs every case of a suite on its engine.
-func Run(ctx context.Context, s *Suite, open Opener) (*SuiteResult, error) {
+func Run(ctx context.Context, s *Suite, open Opener, opt Options) (*SuiteResult, error) {
 	eng, note, err := open(ctx, s)
 	if err != nil {
+		return nil, fmt.Errorf("%s: source %s: %w", s.File, s.Source, err)
+	}
+	if err := eng.CheckEngine(opt.Engine); err != nil {
 		return nil, fmt.Errorf("%s: source %s: %w", s.File, s.Source, err)
 	}
 	r := &SuiteResult{File: s.File, Source: s.Source, Note: note}
@@ -77,7 +92,7 @@ func Run(ctx context.Context, s *Suite, open Opener) (*SuiteResult, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		r.Cases = append(r.Cases, runCase(ctx, eng, c))
+		r.Cases = append(r.Cases, runCase(ctx, eng, c, opt.Engine))
 	}
 	r.Scores = score(s, r.Cases)
 	return r, nil
@@ -108,9 +123,14 @@ type Play struct {
 // PlayCase runs a case's question, answering each clarification with the
 // case's next reply (then "skip"), as a user would type it.
 func PlayCase(ctx context.Context, eng *engine.Engine, c Case) Play {
+	return PlayCaseOn(ctx, eng, c, "")
+}
+
+// PlayCaseOn is PlayCase on the named engine ("" = the source's).
+func PlayCaseOn(ctx context.Context, eng *engine.Engine, c Case, engineName string) Play {
 	p := Play{Asked: []string{}, TurnsMS: []float64{}}
 	interactive := c.Interactive == nil || *c.Interactive
-	req := engine.Request{Question: c.Question, Resolved: map[string]understand.Resolution{}, Interactive: interactive}
+	req := engine.Request{Question: c.Question, Resolved: map[string]understand.Resolution{}, Interactive: interactive, Engine: engineName}
 	for turn := 0; turn < maxTurns; turn++ {
 		start := time.Now()
 		out, err := eng.Turn(ctx, req)
@@ -140,15 +160,17 @@ func PlayCase(ctx context.Context, eng *engine.Engine, c Case) Play {
 		} else {
 			p.TooMany = true
 		}
-		req.Resolved[out.Slot.Key] = clarify.Interpret(reply, out.Slot)
+		req.Resolved[out.Slot.Key] = engine.Resolve(out.Slot, clarify.Interpret(reply, out.Slot))
 		req.Rounds++
 	}
 	return p
 }
 
-func runCase(ctx context.Context, eng *engine.Engine, c Case) CaseResult {
+func runCase(ctx context.Context, eng *engine.Engine, c Case, engineName string) CaseResult {
 	cr := CaseResult{ID: c.ID, Question: c.Question, Expect: expectString(c.Expect)}
-	p := PlayCase(ctx, eng, c)
+	calls := eng.ModelCalls()
+	p := PlayCaseOn(ctx, eng, c, engineName)
+	cr.ModelCalls = eng.ModelCalls() - calls
 	cr.Asked, cr.FirstOptions, cr.TooMany, cr.TurnsMS = p.Asked, p.FirstOptions, p.TooMany, p.TurnsMS
 	if p.Err != nil {
 		cr.Error = engine.Code(p.Err)
@@ -293,6 +315,9 @@ func score(s *Suite, cs []CaseResult) Scores {
 	for i, cr := range cs {
 		c := s.Cases[i]
 		lat = append(lat, cr.TurnsMS...)
+		if cr.ModelCalls > 0 {
+			sc.ModelCases++
+		}
 		questions += len(cr.Asked)
 		if cr.Match != nil {
 			accD++

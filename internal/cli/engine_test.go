@@ -1,0 +1,83 @@
+package cli_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/clarify-sql/clarify/internal/llm"
+	"github.com/clarify-sql/clarify/internal/llm/llmtest"
+)
+
+// replaying points the CLARIFY_LLM_* variables at a replaying server of an
+// engine transcript ("" for no endpoint at all).
+func replaying(t *testing.T, transcript string) *llmtest.Server {
+	t.Helper()
+	t.Setenv(llm.EnvAPIKey, "")
+	if transcript == "" {
+		t.Setenv(llm.EnvBaseURL, "")
+		t.Setenv(llm.EnvModel, "")
+		return nil
+	}
+	srv := llmtest.Start(t, filepath.Join("..", "engine", "testdata", "llm", transcript), "")
+	t.Setenv(llm.EnvBaseURL, srv.URL)
+	t.Setenv(llm.EnvModel, "test-model")
+	return srv
+}
+
+// TestAskEngine: --engine llm or hybrid without an endpoint names the
+// variables to set; with one, the answer says the model wrote it.
+func TestAskEngine(t *testing.T) {
+	dir := dataDir(t)
+	replaying(t, "")
+	for _, name := range []string{"llm", "hybrid"} {
+		code, _, errs := run(t, "", "ask", "--data-dir", dir, "--source", "clinic", "--engine", name, "how many wounds")
+		if code != 1 || !strings.Contains(errs, "BAD_REQUEST") || !strings.Contains(errs, llm.EnvBaseURL) {
+			t.Errorf("--engine %s without an endpoint: exit %d, stderr %q", name, code, errs)
+		}
+	}
+	code, _, errs := run(t, "", "ask", "--data-dir", dir, "--source", "clinic", "--engine", "magic", "how many wounds")
+	if code != 1 || !strings.Contains(errs, `unknown engine "magic"`) {
+		t.Errorf("--engine magic: exit %d, stderr %q", code, errs)
+	}
+	srv := replaying(t, "sql_answer.yaml")
+	code, out, errs := run(t, "", "ask", "--data-dir", dir, "--source", "clinic", "--engine", "hybrid", "--json", "how many wounds healed faster than the median")
+	if code != 0 || !strings.Contains(out, `"engine":"llm"`) || srv.Requests() != 1 {
+		t.Errorf("--engine hybrid: exit %d, %d calls, stderr %q, output:\n%s", code, srv.Requests(), errs, out)
+	}
+}
+
+// TestEvalEngine: eval --engine hybrid with a null model scores as the
+// rules do and says on how many cases it called the model.
+func TestEvalEngine(t *testing.T) {
+	dir := dataDir(t)
+	suite := filepath.Join(t.TempDir(), "s.yaml")
+	if err := os.WriteFile(suite, []byte(`source: clinic
+cases:
+  - id: linked
+    question: "number of clinics"
+    expect: answer
+    gold_sql: "SELECT COUNT(*) FROM clinics"
+  - id: unlinked
+    question: "how many wounds did the quantum oracle flag"
+    interactive: false
+    expect: answer
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	replaying(t, "null.yaml")
+	_, rules, _ := run(t, "", "eval", "--data-dir", dir, "--engine", "rules", suite)
+	code, hybrid, errs := run(t, "", "eval", "--data-dir", dir, "--engine", "hybrid", suite)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(hybrid, "the language model was called on 1 of 2 cases") {
+		t.Errorf("no count of model calls:\n%s", hybrid)
+	}
+	// the scores, latencies left out
+	scores := func(s string) string { return strings.Join(strings.Fields(strings.SplitN(s, "\n", 3)[1])[:9], " ") }
+	if scores(rules) != scores(hybrid) {
+		t.Errorf("scores differ:\nrules  %s\nhybrid %s", scores(rules), scores(hybrid))
+	}
+}
