@@ -219,12 +219,21 @@ func (s *Service) Ask(ctx context.Context, user string, a Ask, emit Emit) (*Resu
 	if !s.opt.Access.MaySee(access.WhoFrom(ctx, user), src) {
 		return nil, forbiddenSource(src)
 	}
-	if _, err := s.engines.Engine(ctx, src); err != nil {
+	eng, err := s.engines.Engine(ctx, src)
+	if err != nil {
 		return nil, sourceError(src, err)
+	}
+	if err := eng.CheckEngine(a.Engine); err != nil {
+		msg := err.Error()
+		var ee *engine.Error
+		if errors.As(err, &ee) {
+			msg = ee.Message
+		}
+		return nil, &Error{Code: CodeBadRequest, Message: msg, Err: err}
 	}
 	interactive := (a.Interactive == nil || *a.Interactive) && (a.EnableClarification == nil || *a.EnableClarification)
 	now := s.opt.Clock().UTC()
-	st := &state{Resolved: map[string]resolution{}, AskScope: a.AskScope}
+	st := &state{Resolved: map[string]resolution{}, AskScope: a.AskScope, Engine: a.Engine}
 	st.Turns = append(st.Turns, Turn{At: now, Role: "user", Kind: "question", Text: a.Question})
 	c := &store.Conversation{ID: s.newID("c_"), UserID: user, Source: src, Question: a.Question, Status: store.StatusActive,
 		Interactive: interactive, Messages: 1, CreatedAt: now, UpdatedAt: now, ExpiresAt: now.Add(s.opt.TTL)}
@@ -420,11 +429,15 @@ func (s *Service) applyAnswer(ctx context.Context, c *store.Conversation, st *st
 	default:
 		return store.Event{}, errorf(CodeBadRequest, "an answer needs option_id, free_text or skipped")
 	}
+	if p.Kind == engine.KindLLM && r.OptionID != "" {
+		r.FreeText = answerText(p, r) // the model is told the choice in words
+	}
 	st.Resolved[p.Slot] = r
 	st.Rounds++
 	now := s.opt.Clock().UTC()
 	st.Turns = append(st.Turns, Turn{At: now, Role: "user", Kind: "answer", Text: answerText(p, r)})
-	if !r.Skipped && p.Kind != understand.KindScope {
+	// the model's questions are not learned: their options are its own
+	if !r.Skipped && p.Kind != understand.KindScope && p.Kind != engine.KindLLM {
 		value := "opt:" + r.OptionID
 		if r.OptionID == "" {
 			value = "text:" + r.FreeText

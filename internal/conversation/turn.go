@@ -18,6 +18,7 @@ var stepLabels = map[string]string{
 	"route":      "Checking for ambiguity",
 	"plan":       "Writing the SQL",
 	"execute":    "Running the SQL",
+	"model":      "Asking the language model",
 }
 
 // turn runs the engine on the conversation's question with the answers
@@ -50,7 +51,7 @@ func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, em
 		events = append(events, ev)
 		s.publish(emit, ev)
 	}
-	req := engine.Request{Question: c.Question, Resolved: resolved, Rounds: st.Rounds, Interactive: interactive, AskScope: st.AskScope && !answerNow, Scope: lim,
+	req := engine.Request{Question: c.Question, Resolved: resolved, Rounds: st.Rounds, Interactive: interactive, AskScope: st.AskScope && !answerNow, Scope: lim, Engine: st.Engine,
 		Progress: func(step string, took time.Duration) {
 			add("step", map[string]any{"step": step, "label": stepLabels[step], "ms": float64(took.Microseconds()) / 1000})
 		}}

@@ -83,6 +83,9 @@ type Ask struct {
 	// else is asked (not interactive, or the user's "never ask me"),
 	// instead of failing with SCOPE_REQUIRED.
 	AskScope bool `json:"ask_scope,omitempty"`
+	// Engine answers the conversation's turns: rules, llm or hybrid
+	// (default: the source's). Follow-ups keep it.
+	Engine string `json:"engine,omitempty"`
 }
 
 // Message continues a conversation: an answer to its clarification, or
@@ -155,6 +158,8 @@ type state struct {
 	AnswerNow bool `json:"answer_now,omitempty"`
 	// AskScope asks a missing scope in every mode (Ask.AskScope).
 	AskScope bool `json:"ask_scope,omitempty"`
+	// Engine is the engine asked for when the conversation started (Ask.Engine).
+	Engine string `json:"engine,omitempty"`
 }
 
 type resolution struct {
