@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,4 +81,73 @@ cases:
 	if scores(rules) != scores(hybrid) {
 		t.Errorf("scores differ:\nrules  %s\nhybrid %s", scores(rules), scores(hybrid))
 	}
+}
+
+// TestHybridNullModelSuites runs the suites CLARIFY_EVAL_SUITES names (a
+// glob, e.g. the public demo suites) with --engine rules, then hybrid
+// against a null model that finds every question unanswerable: hybrid must
+// score no worse, and the log says on how many cases it called the model.
+func TestHybridNullModelSuites(t *testing.T) {
+	glob := os.Getenv("CLARIFY_EVAL_SUITES")
+	if glob == "" {
+		t.Skip("CLARIFY_EVAL_SUITES is not set (e.g. CLARIFY_EVAL_SUITES=\"$PWD/../shared/eval/*.yaml\")")
+	}
+	suites, err := filepath.Glob(glob)
+	if err != nil || len(suites) == 0 {
+		t.Fatalf("no suites match %q", glob)
+	}
+	dir := dataDir(t)
+	srv := replaying(t, "null.yaml")
+	type scores struct {
+		Cases            int      `json:"cases"`
+		Accuracy         *float64 `json:"accuracy"`
+		AskRecall        *float64 `json:"ask_recall"`
+		FalseAsk         *float64 `json:"false_ask"`
+		AskPrecision     *float64 `json:"ask_precision"`
+		QuestionsPerCase float64  `json:"questions_per_case"`
+		ErrorMatch       *float64 `json:"error_match"`
+		ModelCases       int      `json:"model_cases"`
+	}
+	results := func(name string) []struct {
+		File   string `json:"file"`
+		Scores scores `json:"scores"`
+	} {
+		out := filepath.Join(t.TempDir(), name+".json")
+		code, _, errs := run(t, "", append([]string{"eval", "--data-dir", dir, "--engine", name, "--json", out}, suites...)...)
+		if code != 0 {
+			t.Fatalf("eval --engine %s: exit %d: %s", name, code, errs)
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rs []struct {
+			File   string `json:"file"`
+			Scores scores `json:"scores"`
+		}
+		if err := json.Unmarshal(data, &rs); err != nil {
+			t.Fatal(err)
+		}
+		return rs
+	}
+	rules, hybrid := results("rules"), results("hybrid")
+	val := func(p *float64) float64 {
+		if p == nil {
+			return -1
+		}
+		return *p
+	}
+	cases, called := 0, 0
+	for i, r := range rules {
+		h := hybrid[i].Scores
+		s := r.Scores
+		if val(h.Accuracy) < val(s.Accuracy) || val(h.AskRecall) < val(s.AskRecall) || val(h.FalseAsk) > val(s.FalseAsk) ||
+			val(h.AskPrecision) < val(s.AskPrecision) || val(h.ErrorMatch) < val(s.ErrorMatch) || h.QuestionsPerCase > s.QuestionsPerCase {
+			t.Errorf("%s: hybrid scores worse than rules:\nrules  %+v\nhybrid %+v", filepath.Base(r.File), s, h)
+		}
+		t.Logf("%s: %d cases, the model called on %d", filepath.Base(r.File), h.Cases, h.ModelCases)
+		cases += h.Cases
+		called += h.ModelCases
+	}
+	t.Logf("all suites: the model called on %d of %d cases (%d requests)", called, cases, srv.Requests())
 }
