@@ -201,6 +201,7 @@ func (e *Engine) llmTurn(ctx context.Context, req Request) (*Outcome, error) {
 		Statement: fmt.Sprintf("Written by the language model (%s) and checked by the guard: %d row(s).", e.opt.LLM.Model(), len(res.Rows)),
 		SQL:       reply.SQL, SQLFormatted: sqlfmt.Format(reply.SQL), Params: []any{}, Dialect: string(e.src.Dialect()),
 		Columns: resultColumns(res.Columns), Rows: res.Rows, RowCount: len(res.Rows), Truncated: res.Truncated,
+		Chart:       plan.Chart{Type: "none"}, // chart choices are declarative: none is made for the model's SQL yet
 		Assumptions: as, OpenQuestions: []clarify.Assumption{}, Suggestions: []model.Suggestion{}, Warnings: in.Warnings,
 		Engine: EngineLLM,
 	}
