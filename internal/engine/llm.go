@@ -101,9 +101,13 @@ func (e *Engine) hybridTurn(ctx context.Context, req Request) (*Outcome, error) 
 		return out, err
 	}
 	mout, merr := e.llmTurn(ctx, req)
-	if merr == nil || err != nil {
-		return mout, merr
+	if merr == nil {
+		return mout, nil
 	}
+	// a model that declines or fails leaves the rules' outcome: their
+	// answer, their question, or their refusal, which says what in the
+	// question could not be read ("cannot group languages by country")
+	// better than a model's "I cannot answer questions about this data"
 	if c := Code(merr); c == CodeUnanswerable || c == CodeLLM {
 		if c == CodeLLM {
 			e.opt.Log.Warn("hybrid: the model failed, the rules' outcome stands", "source", e.src.Name, "err", merr)

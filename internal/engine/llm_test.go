@@ -125,6 +125,23 @@ func TestHybridNullModel(t *testing.T) {
 	}
 }
 
+// TestHybridKeepsRulesRefusal: when the rules refuse and the model
+// declines too, the rules' refusal — which says what could not be read —
+// reaches the user, not the model's general one.
+func TestHybridKeepsRulesRefusal(t *testing.T) {
+	e, srv := llmEngine(t, "clinic", "null.yaml", engine.EngineHybrid)
+	q := "average wound status"
+	_, want := demotest.Engine(t, "clinic").Turn(context.Background(), engine.Request{Question: q})
+	_, err := e.Turn(context.Background(), engine.Request{Question: q})
+	var we, ge *engine.Error
+	if !errors.As(want, &we) || !errors.As(err, &ge) || we.Code != engine.CodeUnanswerable {
+		t.Fatalf("rules %v, hybrid %v; want both UNANSWERABLE", want, err)
+	}
+	if srv.Requests() != 1 || ge.Message != we.Message {
+		t.Errorf("%d calls, message %q; want 1 call and the rules' %q", srv.Requests(), ge.Message, we.Message)
+	}
+}
+
 // TestLLMClarification: the model's question becomes a card of 2–4
 // grounded options; the answer reaches the next call as a confirmed slot.
 func TestLLMClarification(t *testing.T) {
