@@ -108,7 +108,7 @@ func (e *env) serve(ctx context.Context, args []string) error {
 		TTL: cfg.Server.ClarificationTTL, MessageLimit: cfg.Server.MessageLimit, LockTTL: cfg.Server.LeaseTTL, PollInterval: poll, Log: log,
 		Keep: time.Duration(cfg.Conversations.Keep), AuditKeep: time.Duration(cfg.Audit.Keep), Access: policy})
 	defer svc.Close()
-	srv := server.New(svc, reg, st.Ping, server.Config{Auth: authn, Access: policy, AllowedOrigins: cfg.Server.AllowedOrigins,
+	srv := server.New(svc, reg, st.Ping, server.Config{Auth: authn, Access: policy, ModelStats: reg.ModelStats, AllowedOrigins: cfg.Server.AllowedOrigins,
 		AllowedHosts: cfg.Server.AllowedHosts, RateLimit: rateLimit(cfg.Server.RateLimit), Log: log, Web: webHandler()})
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {

@@ -79,6 +79,15 @@ func (e *Engine) ModelCalls() int64 {
 	return e.opt.LLM.Stats().Calls
 }
 
+// ModelStats returns the running totals of the engine's language model
+// client, for the server's metrics; false without a model.
+func (e *Engine) ModelStats() (llm.Snapshot, bool) {
+	if e.opt.LLM == nil {
+		return llm.Snapshot{}, false
+	}
+	return e.opt.LLM.Stats(), true
+}
+
 // consult decides, from the rules' turn, whether a hybrid turn asks the
 // model: when content words stayed unlinked, or no plan could be built
 // (UNANSWERABLE: nothing linked as a base, a question that names nothing

@@ -9,6 +9,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/clarify-sql/clarify/internal/llm"
 )
 
 // metrics are the server's Prometheus metrics, in a registry of its own.
@@ -20,7 +22,7 @@ type metrics struct {
 	streams  prometheus.Gauge
 }
 
-func newMetrics() *metrics {
+func newMetrics(modelStats func() map[string]llm.Snapshot) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "clarify_http_requests_total",
@@ -33,6 +35,9 @@ func newMetrics() *metrics {
 	}
 	m.reg.MustRegister(m.requests, m.duration, m.turns, m.streams,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	if modelStats != nil {
+		m.reg.MustRegister(newModelCollector(modelStats))
+	}
 	return m
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/clarify-sql/clarify/internal/access"
 	"github.com/clarify-sql/clarify/internal/auth"
 	"github.com/clarify-sql/clarify/internal/conversation"
+	"github.com/clarify-sql/clarify/internal/llm"
 	"github.com/clarify-sql/clarify/internal/registry"
 )
 
@@ -62,6 +63,9 @@ type Config struct {
 	// Access filters the sources each user is shown (the conversation
 	// service enforces the same policy on every turn); nil: all.
 	Access *access.Policy
+	// ModelStats, when set, gives the language model clients' totals per
+	// source for /metrics (registry.ModelStats).
+	ModelStats func() map[string]llm.Snapshot
 	// Now is the limiter's clock (default time.Now).
 	Now func() time.Time
 	// Web serves the chat UI at / when set.
@@ -123,7 +127,7 @@ func New(svc *conversation.Service, sources Sources, ready func(context.Context)
 	if cfg.RateLimit != nil {
 		rl = *cfg.RateLimit
 	}
-	s := &Server{svc: svc, sources: sources, cfg: cfg, metrics: newMetrics(), ready: ready,
+	s := &Server{svc: svc, sources: sources, cfg: cfg, metrics: newMetrics(cfg.ModelStats), ready: ready,
 		limits: newLimiter(rl, cfg.Now), closing: make(chan struct{}), open: map[*streamWriter]struct{}{}}
 	s.authn = cfg.Auth
 	if s.authn == nil && len(cfg.Keys) > 0 {
