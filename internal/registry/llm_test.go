@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/clarify-sql/clarify/internal/config"
 	"github.com/clarify-sql/clarify/internal/demo/demotest"
 	"github.com/clarify-sql/clarify/internal/engine"
@@ -38,11 +40,15 @@ func TestSourceEngine(t *testing.T) {
 			}
 			src := config.Source{Name: "clinic", DSN: "sqlite:" + demotest.Path(t, "clinic"), Model: "builtin:clinic", Engine: "hybrid", LLM: tc.llm}
 			opt := registry.Options{LLM: tc.env, Getenv: func(k string) string { return map[string]string{"MY_KEY": "k1"}[k] }}
-			eng, _, err := registry.Open(context.Background(), src, opt)
+			eng, info, err := registry.Open(context.Background(), src, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { eng.Source().Close() })
+			// what GET /v1/sources tells a client it may choose
+			if d := cmp.Diff([]string{"rules", "llm", "hybrid"}, info.Engines); info.Engine != "hybrid" || d != "" {
+				t.Errorf("info.Engine = %q, want hybrid; engines (-want +got):\n%s", info.Engine, d)
+			}
 			// words the rules cannot link: the hybrid engine asks the model
 			if _, err := eng.Turn(context.Background(), engine.Request{Question: "how many wounds healed faster than the median", Interactive: true}); err != nil {
 				t.Fatal(err)
@@ -59,11 +65,15 @@ func TestSourceEngine(t *testing.T) {
 func TestSourceWithoutEndpoint(t *testing.T) {
 	t.Parallel()
 	src := config.Source{Name: "clinic", DSN: "sqlite:" + demotest.Path(t, "clinic"), Model: "builtin:clinic", Engine: "llm"}
-	eng, _, err := registry.Open(context.Background(), src, registry.Options{})
+	eng, info, err := registry.Open(context.Background(), src, registry.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { eng.Source().Close() })
+	// configured llm, but with no endpoint only rules can be chosen
+	if d := cmp.Diff([]string{"rules"}, info.Engines); info.Engine != "llm" || d != "" {
+		t.Errorf("info.Engine = %q, want llm; engines (-want +got):\n%s", info.Engine, d)
+	}
 	if _, err := eng.Turn(context.Background(), engine.Request{Question: "how many wounds"}); engine.Code(err) != engine.CodeBadRequest {
 		t.Errorf("got %v, want BAD_REQUEST", err)
 	}

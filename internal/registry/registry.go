@@ -100,6 +100,12 @@ type Info struct {
 	Now string `json:"now,omitempty"`
 	// Description of the model.
 	Description string `json:"description,omitempty"`
+	// Engine answers the source's questions when a request names none
+	// (engine.EngineRules, EngineLLM or EngineHybrid).
+	Engine string `json:"engine,omitempty"`
+	// Engines a request may choose for the source: rules always, llm and
+	// hybrid when a language model endpoint is configured for it.
+	Engines []string `json:"engines,omitempty"`
 }
 
 // New builds a registry: the config's sources, or the four demo sources
@@ -312,7 +318,26 @@ func Open(ctx context.Context, cfg config.Source, opt Options) (*engine.Engine, 
 			info.Now = d.Format(time.DateOnly)
 		}
 	}
-	return engine.New(src, eopt), info, nil
+	eng := engine.New(src, eopt)
+	info.Engine, info.Engines = EngineChoice(eng, cfg.Engine)
+	return eng, info, nil
+}
+
+// EngineChoice is what a source offers: the engine its questions get when
+// a request names none (configured, else rules), and the engines a request
+// may choose — those the engine accepts (rules always; llm and hybrid with
+// a model endpoint).
+func EngineChoice(eng *engine.Engine, configured string) (string, []string) {
+	if configured == "" {
+		configured = engine.EngineRules
+	}
+	var usable []string
+	for _, n := range []string{engine.EngineRules, engine.EngineLLM, engine.EngineHybrid} {
+		if eng.CheckEngine(n) == nil {
+			usable = append(usable, n)
+		}
+	}
+	return configured, usable
 }
 
 // llmClient builds the source's model client from its llm: and the

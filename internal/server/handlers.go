@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/clarify-sql/clarify/internal/conversation"
+	"github.com/clarify-sql/clarify/internal/engine"
 	"github.com/clarify-sql/clarify/internal/store"
 	"github.com/clarify-sql/clarify/internal/understand"
 )
@@ -185,6 +186,10 @@ func (s *Server) listSources(w http.ResponseWriter, r *http.Request) {
 		Description string `json:"description,omitempty"`
 		Default     bool   `json:"default"`
 		Error       string `json:"error,omitempty"`
+		// Engine answers when a request names none; Engines may be
+		// chosen per request (rules always, llm and hybrid with a model)
+		Engine  string   `json:"engine,omitempty"`
+		Engines []string `json:"engines,omitempty"`
 	}
 	out := []src{}
 	def := s.defaultSource(r)
@@ -195,6 +200,13 @@ func (s *Server) listSources(w http.ResponseWriter, r *http.Request) {
 			s.log(r).Warn("source unavailable", "source", n, "err", err)
 		} else {
 			x.Dialect, x.Description = info.Dialect, info.Description
+			x.Engine, x.Engines = info.Engine, info.Engines
+			if x.Engine == "" {
+				x.Engine = engine.EngineRules
+			}
+			if len(x.Engines) == 0 {
+				x.Engines = []string{engine.EngineRules}
+			}
 		}
 		out = append(out, x)
 	}

@@ -117,3 +117,47 @@ func TestOpenAPISchemas(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenAPISources keeps the documented fields of a source in GET
+// /v1/sources equal to those the server sends.
+func TestOpenAPISources(t *testing.T) {
+	var op struct {
+		Responses map[string]struct {
+			Content map[string]struct {
+				Schema struct {
+					Properties struct {
+						Sources struct {
+							Items struct {
+								Properties map[string]json.RawMessage `json:"properties"`
+							} `json:"items"`
+						} `json:"sources"`
+					} `json:"properties"`
+				} `json:"schema"`
+			} `json:"content"`
+		} `json:"responses"`
+	}
+	if err := json.Unmarshal(loadOpenAPI(t).Paths["/v1/sources"]["get"], &op); err != nil {
+		t.Fatal(err)
+	}
+	var documented []string
+	for p := range op.Responses["200"].Content["application/json"].Schema.Properties.Sources.Items.Properties {
+		documented = append(documented, p)
+	}
+	var body struct {
+		Sources []map[string]json.RawMessage `json:"sources"`
+	}
+	if st := start(t).do("GET", "/v1/sources", "", nil, &body); st != 200 || len(body.Sources) == 0 {
+		t.Fatalf("GET /v1/sources: %d, %d sources", st, len(body.Sources))
+	}
+	// the test's sources have no description, and only an unavailable
+	// source has an error
+	sent := []string{"description", "error"}
+	for k := range body.Sources[0] {
+		sent = append(sent, k)
+	}
+	sort.Strings(documented)
+	sort.Strings(sent)
+	if d := cmp.Diff(documented, sent); d != "" {
+		t.Errorf("a source in GET /v1/sources differs from openapi.json (-documented +sent):\n%s", d)
+	}
+}
