@@ -40,6 +40,8 @@ const EnvChromium = "CLARIFY_CHROMIUM"
 type engines struct {
 	m     map[string]*engine.Engine
 	descr map[string]string
+	// configured is each source's engine: as config's sources[].engine
+	configured map[string]string
 }
 
 func (e engines) Engine(_ context.Context, s string) (*engine.Engine, error) {
@@ -51,7 +53,11 @@ func (e engines) Engine(_ context.Context, s string) (*engine.Engine, error) {
 func (e engines) Default() string { return "clinic" }
 func (e engines) Names() []string { return []string{"clinic", "labs"} }
 func (e engines) Info(_ context.Context, n string) (registry.Info, error) {
-	return registry.Info{Name: n, Dialect: "sqlite", Description: e.descr[n]}, nil
+	info := registry.Info{Name: n, Dialect: "sqlite", Description: e.descr[n]}
+	if en, ok := e.m[n]; ok {
+		info.Engine, info.Engines = registry.EngineChoice(en, e.configured[n])
+	}
+	return info, nil
 }
 
 // site is a real Clarify server over loopback, with the chat mounted at /
@@ -86,16 +92,23 @@ func startSiteWith(t *testing.T, rl *server.RateLimit, pol *access.Policy, keys 
 func startSiteStore(t *testing.T, dsn string, rl *server.RateLimit, pol *access.Policy, keys ...server.Key) *site {
 	t.Helper()
 	browserContext(t) // no browser, no point: skip (or fail in CI) at once
+	en := engines{
+		m:     map[string]*engine.Engine{"clinic": demotest.Engine(t, "clinic"), "labs": demotest.Engine(t, "labs")},
+		descr: map[string]string{"clinic": demotest.Model(t, "clinic").Description, "labs": demotest.Model(t, "labs").Description},
+	}
+	return startSiteOn(t, en, dsn, rl, pol, keys...)
+}
+
+// startSiteOn is startSiteStore over the engines en.
+func startSiteOn(t *testing.T, en engines, dsn string, rl *server.RateLimit, pol *access.Policy, keys ...server.Key) *site {
+	t.Helper()
+	browserContext(t)
 	ctx := context.Background()
 	st, err := store.Open(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	en := engines{
-		m:     map[string]*engine.Engine{"clinic": demotest.Engine(t, "clinic"), "labs": demotest.Engine(t, "labs")},
-		descr: map[string]string{"clinic": demotest.Model(t, "clinic").Description, "labs": demotest.Model(t, "labs").Description},
-	}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	svc := conversation.New(en, st, conversation.Options{PollInterval: 50 * time.Millisecond, Log: quiet, Access: pol})
 	t.Cleanup(svc.Close)

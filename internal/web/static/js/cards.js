@@ -412,7 +412,8 @@ export function answerCard(a, { onChange, onSuggestion, asked = [] } = {}) {
   const meta = h("p", { class: "result-meta" },
     h("span", { class: "row-count" }, plural(count, "row")),
     a.truncated ? h("span", { class: "truncated" }, " · only the first rows are shown") : null,
-    total !== undefined ? h("span", { class: "timing" }, ` · ${formatMS(total)}`) : null);
+    total !== undefined ? h("span", { class: "timing" }, ` · ${formatMS(total)}`) : null,
+    a.engine === "llm" ? h("span", { class: "engine-note" }, " · Answered with the language model") : null);
 
   const csv = cols.length ? h("button", { type: "button", class: "btn small csv", title: `Download the ${plural(rows.length, "row")} of this answer as a CSV file`,
     onclick: () => downloadCSV(csvName(a.statement), cols, rows) }, icon("download"), "Download CSV") : null;

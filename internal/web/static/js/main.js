@@ -16,6 +16,8 @@ const question = $("question");
 const send = $("send");
 const sourceSelect = $("source");
 const noAsk = $("no-ask");
+const engineSelect = $("engine");
+const enginePicker = $("engine-picker");
 const newButton = $("new-conversation");
 
 const SOURCE_STORAGE = "clarify.source";
@@ -99,6 +101,7 @@ function setBusy(busy) {
   question.disabled = busy;
   send.disabled = busy;
   sourceSelect.disabled = busy;
+  engineSelect.disabled = busy;
   newButton.disabled = busy;
   send.setAttribute("aria-label", busy ? "Working…" : "Send");
 }
@@ -469,6 +472,7 @@ function submitText(text, { askScope = false } = {}) {
     if (state.source) body.source = state.source;
     if (noAsk.checked) body.interactive = false;
     if (askScope) body.ask_scope = true;
+    if (!enginePicker.hidden && engineSelect.value) body.engine = engineSelect.value;
     req = { method: "POST", path: "/v1/conversations", body };
   }
   req.retry = () => runTurn(req);
@@ -626,7 +630,30 @@ async function loadSources() {
     x.error ? `${x.name} (unavailable)` : x.name)));
   sourceSelect.value = state.source;
   describeSource();
+  showEngines();
   return true;
+}
+
+// ENGINES names the engines a source may offer (GET /v1/sources engines).
+const ENGINES = {
+  rules: "Rules",
+  llm: "Language model",
+  hybrid: "Rules, then the model",
+};
+
+// showEngines offers the current source's engines, its configured one
+// chosen; a source that offers only rules shows no choice.
+function showEngines() {
+  const src = state.sources.find((x) => x.name === state.source);
+  const offered = ((src && src.engines) || []).filter((e) => ENGINES[e]);
+  if (offered.length < 2) {
+    enginePicker.hidden = true;
+    engineSelect.replaceChildren();
+    return;
+  }
+  engineSelect.replaceChildren(...offered.map((e) => h("option", { value: e }, ENGINES[e])));
+  engineSelect.value = offered.includes(src.engine) ? src.engine : offered[0];
+  enginePicker.hidden = false;
 }
 
 function describeSource() {
@@ -710,11 +737,17 @@ function wire() {
     state.source = sourceSelect.value;
     store.set(SOURCE_STORAGE, state.source);
     describeSource();
+    showEngines();
     if (messages.querySelector(":scope > .empty-state")) emptyState();
     else if (state.conversationID) {
       startFresh();
       announce(`New questions go to ${state.source}.`);
     }
+  });
+  engineSelect.addEventListener("change", () => {
+    // the server keeps a conversation's engine: another one starts anew
+    if (state.conversationID) state.fresh = true;
+    announce(`The next question is answered by: ${ENGINES[engineSelect.value] || engineSelect.value}.`);
   });
   noAsk.checked = store.get(NO_ASK_STORAGE) === "1";
   noAsk.addEventListener("change", () => {
