@@ -179,7 +179,9 @@ func pgLabs(t *testing.T, o labsOpts) labsDB {
 	t.Cleanup(func() { src.Close() })
 	return labsDB{d: model.Postgres, src: src, admin: admin, ns: ns + ".", state: func(t *testing.T) string {
 		return dataDump(t, admin, ns+".") + "|" +
-			dump(t, admin, "SELECT table_schema, table_name FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema') AND table_schema NOT LIKE 'pg_temp%' ORDER BY 1, 2") + "|" +
+			// the tables of this test's schema and of public: other tests
+			// create and drop their own schemas at the same time
+			dump(t, admin, "SELECT table_schema, table_name FROM information_schema.tables WHERE table_schema IN ('"+ns+"', 'public') ORDER BY 1, 2") + "|" +
 			dump(t, admin, "SELECT count(*) FROM pg_largeobject_metadata") + "|" +
 			dump(t, admin, "SELECT name, setting FROM pg_settings WHERE context IN ('postmaster', 'sighup') ORDER BY name")
 	}}
@@ -200,7 +202,9 @@ func mysqlLabs(t *testing.T, o labsOpts) labsDB {
 	t.Cleanup(func() { src.Close() })
 	return labsDB{d: model.MySQL, src: src, admin: admin, ns: ns + ".", state: func(t *testing.T) string {
 		return dataDump(t, admin, ns+".") + "|" +
-			dump(t, admin, "SELECT table_schema, table_name FROM information_schema.tables WHERE table_schema NOT IN ('mysql', 'information_schema', 'performance_schema', 'sys') ORDER BY 1, 2")
+			// this test's database and the shared test database only: other
+			// tests create and drop their own databases at the same time
+			dump(t, admin, "SELECT table_schema, table_name FROM information_schema.tables WHERE table_schema IN ('"+ns+"', 'test') ORDER BY 1, 2")
 	}}
 }
 
