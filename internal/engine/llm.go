@@ -170,7 +170,20 @@ func (e *Engine) llmTurn(ctx context.Context, req Request) (*Outcome, error) {
 		}
 	}
 	t1 := time.Now()
-	reply, cost, err := e.ask(ctx, lreq, vals)
+	var reply llmreply.Reply
+	var cost modelCost
+	var done *ranSQL // a statement the tool loop already ran through the guard
+	err = errNoTools
+	if e.usesTools(req) {
+		reply, done, cost, err = e.toolLoop(ctx, req, q, lreq, vals)
+	}
+	if errors.Is(err, errNoTools) {
+		// dual mode: one call, SQL | clarification | unanswerable
+		var dc modelCost
+		reply, dc, err = e.ask(ctx, lreq, vals)
+		cost.latency += dc.latency
+		cost.tokens += dc.tokens
+	}
 	tModel := time.Since(t1)
 	req.progress("model", tModel)
 	if err != nil {
@@ -196,13 +209,14 @@ func (e *Engine) llmTurn(ctx context.Context, req Request) (*Outcome, error) {
 	}
 	// KindSQL: the model's statement is data until the guard has checked it
 	t2 := time.Now()
-	if err := e.scopedEnough(q, req.Scope, reply.SQL); err != nil {
-		return nil, err
+	if done == nil {
+		res, st, err := e.runFinal(ctx, req, q, reply.SQL)
+		if err != nil {
+			return nil, err
+		}
+		done = &ranSQL{res: res, st: st}
 	}
-	res, ran, err := e.runChecked(ctx, req.Scope, q, reply.SQL, nil, 0)
-	if err != nil {
-		return nil, dbError(err)
-	}
+	res, ran := done.res, done.st
 	tExec := time.Since(t2)
 	req.progress("execute", tExec)
 	as := append([]clarify.Assumption{}, reply.Assumptions...)
