@@ -351,6 +351,14 @@ func (c *compiler) restrict() error {
 		if err != nil {
 			return err
 		}
+		if s == "" {
+			// a filter that names its rows but no condition on them: kept,
+			// it limits nothing; excluded, it would be "NOT ()"
+			if f.Exclude {
+				return fmt.Errorf("%w: excluding %s without a condition leaves nothing to count", ErrUnsupported, f.Entity.PluralLabel())
+			}
+			continue
+		}
 		if f.Exclude {
 			s = "NOT (" + s + ")"
 		}
