@@ -19,6 +19,13 @@ var stepLabels = map[string]string{
 	"plan":       "Writing the SQL",
 	"execute":    "Running the SQL",
 	"model":      "Asking the language model",
+	// the language model's tools (engine llm)
+	"tool:search_values": "The model is searching stored values",
+	"tool:describe":      "The model is reading a table's description",
+	"tool:run_sql":       "Running the model's SQL through the guard",
+	"tool:ask_user":      "The model has a question",
+	"tool:final_answer":  "Running the model's answer through the guard",
+	"tool:unknown":       "The model asked for a tool that does not exist",
 }
 
 // turn runs the engine on the conversation's question with the answers
