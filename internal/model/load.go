@@ -61,7 +61,11 @@ var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
 func Parse(file string, data []byte) (*Model, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, &Error{Problems: yamlProblems(file, err)}
+		probs := yamlProblems(file, err)
+		if len(probs) == 1 {
+			probs[0].Line = syntaxErrorLine(data, probs[0].Line, err.Error())
+		}
+		return nil, &Error{Problems: probs}
 	}
 	if len(root.Content) == 0 {
 		return nil, &Error{Problems: []Problem{{File: file, Line: 1, Msg: "the model is empty"}}}
@@ -101,6 +105,30 @@ func (m *Model) lineOf(path string) int {
 	return 1
 }
 
+// syntaxErrorLine finds the line of a YAML syntax error. yaml.v3 reports
+// the line where the enclosing mapping or sequence starts, and for parser
+// errors counts it from zero, so its "line N" is at or before the mistake,
+// often one line early (and it gives no line when that start is the first
+// line). The mistake is on the first line from N on whose
+// prefix of the document fails with the same error: the parser stops at the
+// first token it cannot take, and lines after it do not change that.
+func syntaxErrorLine(data []byte, reported int, msg string) int {
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	reported = max(reported, 1)
+	end := 0
+	for i, l := range lines {
+		end += len(l)
+		if i+1 < reported {
+			continue
+		}
+		var n yaml.Node
+		if err := yaml.Unmarshal(data[:end], &n); err != nil && err.Error() == msg {
+			return i + 1
+		}
+	}
+	return reported
+}
+
 func yamlProblems(file string, err error) []Problem {
 	var msgs []string
 	var te *yaml.TypeError
@@ -116,6 +144,7 @@ func yamlProblems(file string, err error) []Problem {
 			p.Line, _ = strconv.Atoi(sm[1])
 			msg = sm[2]
 		}
+		msg = strings.TrimPrefix(msg, "yaml: ")
 		msg = strings.ReplaceAll(msg, "model.", "")
 		if strings.HasPrefix(msg, "field ") && strings.Contains(msg, " not found in type ") {
 			parts := strings.SplitN(strings.TrimPrefix(msg, "field "), " not found in type ", 2)

@@ -250,3 +250,56 @@ func TestPathPrefersManyToOne(t *testing.T) {
 		})
 	}
 }
+
+// TestSyntaxErrorLine checks that a YAML syntax error names the line of
+// the mistake, not the line before it or the start of the enclosing block.
+func TestSyntaxErrorLine(t *testing.T) {
+	valid, err := os.ReadFile("testdata/valid.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// lineOf is the 1-based line of the first line of valid.yaml equal to s.
+	lineOf := func(s string) int {
+		for i, l := range strings.Split(string(valid), "\n") {
+			if l == s {
+				return i + 1
+			}
+		}
+		t.Fatalf("valid.yaml has no line %q", s)
+		return 0
+	}
+	tests := []struct {
+		name string
+		from string // a line of valid.yaml
+		to   string // what it becomes
+		// line is the mistake's line relative to from's.
+		line int
+	}{
+		{"key outdented by one inside a list item", "    time_column: ordered_on", "   time_column: ordered_on", 0},
+		{"list item inside a mapping", "    display: name", "    - display: name", 0},
+		{"unclosed flow mapping", "      - {name: qty, role: measure, type: integer}", "      - {name: qty, role: measure, type: integer", 0},
+		{"unclosed flow sequence", "          items: [{value: open}, {value: shipped}]", "          items: [{value: open}, {value: shipped}", 0},
+		{"mapping value in a plain scalar", "    key: id", "    key: id: x", 0},
+		{"character that cannot start a token", "source: shop", "source: @shop", 0},
+		{"tab in indentation", "    key: id", "\tkey: id", 0},
+		{"key indented under a scalar", "    display: name", "      display: name", 0},
+		{"unclosed quote", "    key: id", "    key: \"id", 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			want := lineOf(tc.from) + tc.line
+			data := strings.Replace(string(valid), tc.from+"\n", tc.to+"\n", 1)
+			_, err := Parse("bad.yaml", []byte(data))
+			var me *Error
+			if !errors.As(err, &me) {
+				t.Fatalf("Parse error = %v, want a *model.Error", err)
+			}
+			if len(me.Problems) != 1 {
+				t.Fatalf("problems = %v, want one", me.Problems)
+			}
+			if got := me.Problems[0].Line; got != want {
+				t.Errorf("line = %d, want %d (%s)", got, want, me.Problems[0])
+			}
+		})
+	}
+}
