@@ -58,6 +58,9 @@ type Engine struct {
 	// format is the first reply format to ask the model for (an index into
 	// chat's list): it moves on when the endpoint does not support one
 	format atomic.Int32
+	// noTools is set once the endpoint has refused tools: engine llm then
+	// answers in dual mode without asking again
+	noTools atomic.Bool
 	// beforeTurn, set only by tests (export_test.go), runs first in a turn
 	beforeTurn func(Request)
 }
@@ -155,6 +158,12 @@ type Request struct {
 	// Engine chooses the engine for this turn: EngineRules, EngineLLM or
 	// EngineHybrid ("" = the source's).
 	Engine string
+	// Text, when set, is given the language model's words to the user as
+	// they stream (engine llm's tool loop), in chunks at word boundaries:
+	// prose only, never a statement or a structured reply, without control
+	// characters, at most a few thousand bytes a turn. It is called from
+	// the turn's goroutine.
+	Text func(chunk string)
 }
 
 func (r Request) progress(step string, took time.Duration) {

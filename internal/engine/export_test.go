@@ -24,3 +24,19 @@ func Run(ctx context.Context, e *Engine, lim *understand.ScopeLimit, scopeKey, s
 
 // Consult exposes the hybrid engine's decision to ask the model.
 var Consult = consult
+
+// DualMode puts e where an endpoint that refused tools leaves it: engine
+// llm answers in one dual-mode call (tests of the replies themselves).
+func DualMode(e *Engine) { e.noTools.Store(true) }
+
+// Prose feeds deltas through the stream of the model's words and returns
+// the chunks it would show.
+func Prose(deltas []string) []string {
+	var out []string
+	p := newProseStream(func(s string) { out = append(out, s) })
+	for _, d := range deltas {
+		p.Write(d)
+	}
+	p.Close()
+	return out
+}

@@ -146,6 +146,7 @@ func TestHybridKeepsRulesRefusal(t *testing.T) {
 // grounded options; the answer reaches the next call as a confirmed slot.
 func TestLLMClarification(t *testing.T) {
 	e, srv := llmEngine(t, "clinic", "clarification.yaml", engine.EngineLLM)
+	engine.DualMode(e)
 	q := "how many wounds healed faster than the median"
 	res := map[string]understand.Resolution{}
 	out := turn(t, e, q, true, res)
@@ -207,6 +208,7 @@ func TestLLMReplies(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e, srv := llmEngine(t, tc.demo, tc.transcript, engine.EngineLLM)
+			engine.DualMode(e)
 			before := count(t, e, "SELECT count(*) FROM "+map[string]string{"clinic": "wounds", "labs": "lab_results"}[tc.demo])
 			out, err := e.Turn(context.Background(), engine.Request{Question: tc.question, Interactive: true})
 			if srv.Requests() != tc.calls {
@@ -238,6 +240,7 @@ func TestLLMReplies(t *testing.T) {
 // TestLLMUnanswerableReason: the model's reason reaches the user.
 func TestLLMUnanswerableReason(t *testing.T) {
 	e, _ := llmEngine(t, "clinic", "unanswerable.yaml", engine.EngineLLM)
+	engine.DualMode(e)
 	_, err := e.Turn(context.Background(), engine.Request{Question: "how many wounds did the quantum oracle flag", Interactive: true})
 	var ee *engine.Error
 	if !errors.As(err, &ee) || !strings.Contains(ee.Message, "no quantum oracle") {

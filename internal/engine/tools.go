@@ -70,7 +70,7 @@ var toolDefs = []llm.Tool{
 
 const toolSystemText = `You answer questions about a SQL database by calling tools. You never guess silently.
 
-Use search_values to find how a value is written, describe to read a table, run_sql to look at the data. Then end with exactly one of:
+Use search_values to find how a value is written, describe to read a table, run_sql to look at the data. Before a tool call you may write one short sentence telling the user what you are looking for; it is shown as you write it. Never state figures or results in words: the answer's figures come only from the statement of final_answer. Then end with exactly one of:
 - final_answer: one read-only SELECT (or WITH … SELECT) statement in the %s dialect, using only the tables and columns described, with every choice you made as an assumption;
 - ask_user: when a word could mean several different things in this data, 2 to 4 options naming tables, columns or values of the data.
 If the data cannot answer the question, say so in words, without calling a tool.
@@ -87,7 +87,7 @@ type ranSQL struct {
 // (hybrid keeps the one-call dual mode).
 func (e *Engine) usesTools(req Request) bool {
 	name, err := e.engineFor(req.Engine)
-	return err == nil && name == EngineLLM
+	return err == nil && name == EngineLLM && !e.noTools.Load()
 }
 
 // toolLoop runs the bounded conversation with tools. It returns the reply
@@ -107,8 +107,9 @@ func (e *Engine) toolLoop(ctx context.Context, req Request, q *query.Query, lreq
 	}
 	user := strings.TrimSuffix(msgs.User, "\nReply with one JSON object as described.") + "\nUse the tools, then call final_answer or ask_user."
 	conv := []llm.Message{{Role: llm.RoleSystem, Content: fmt.Sprintf(toolSystemText, dialect, scopeRule)}, {Role: llm.RoleUser, Content: user}}
+	words := &paragraphs{text: req.Text}
 	for call := 0; call < MaxToolCalls; call++ {
-		resp, err := e.chatTools(ctx, conv, msgs)
+		resp, err := e.chatTools(ctx, conv, words.call())
 		cost.latency += resp.Latency
 		cost.tokens += resp.Usage.TotalTokens
 		if err != nil {
@@ -155,47 +156,79 @@ func (e *Engine) toolLoop(ctx context.Context, req Request, q *query.Query, lreq
 		Message: fmt.Sprintf("the model did not reach an answer within %d calls", MaxToolCalls)}
 }
 
-// chatTools makes one call offering the tools. The reply's format is asked
-// as in dual mode (a reply in words is read as one), falling back along
-// the same ladder when the endpoint refuses a format; a refusal that names
-// tools is errNoTools.
-func (e *Engine) chatTools(ctx context.Context, conv []llm.Message, msgs llmreply.Messages) (llm.Response, error) {
-	formats := []llm.Format{
-		{Type: llm.FormatJSONSchema, Name: msgs.SchemaName, Schema: msgs.Schema, Strict: true},
-		{Type: llm.FormatJSONObject},
-		{Type: llm.FormatText},
+// chatTools makes one call offering the tools, the reply in plain text:
+// the model's words between tool calls are for the user (streamed to
+// text when the turn has somewhere to show them), and a reply in words
+// instead of a tool is read as a dual-mode reply. An endpoint that refuses
+// tools is errNoTools, and is remembered: later turns go straight to dual
+// mode.
+func (e *Engine) chatTools(ctx context.Context, conv []llm.Message, text func(string)) (llm.Response, error) {
+	lreq := llm.Request{Messages: conv, Format: llm.Format{Type: llm.FormatText}, Tools: toolDefs, ToolChoice: llm.ToolChoice{Mode: "auto"}}
+	var resp llm.Response
+	var err error
+	if text == nil {
+		resp, err = e.opt.LLM.Chat(ctx, lreq)
+	} else {
+		p := newProseStream(text)
+		resp, err = e.opt.LLM.Stream(ctx, lreq, func(d llm.Delta) error {
+			p.Write(d.Content)
+			return nil
+		})
+		p.Close()
 	}
-	var total time.Duration
-	for i := int(e.format.Load()); i < len(formats); i++ {
-		resp, err := e.opt.LLM.Chat(ctx, llm.Request{Messages: conv, Format: formats[i], Tools: toolDefs, ToolChoice: llm.ToolChoice{Mode: "auto"}})
-		total += resp.Latency
-		resp.Latency = total
-		if toolsRefused(err) {
-			return resp, fmt.Errorf("%w: %w", errNoTools, err)
-		}
-		if errors.Is(err, llm.ErrUnsupported) {
-			if i+1 == len(formats) {
-				// not even plain text is taken with tools
-				return resp, fmt.Errorf("%w: %w", errNoTools, err)
+	if toolsRefused(err) {
+		e.noTools.Store(true)
+		e.opt.Log.Info("the model endpoint takes no tools: engine llm goes on in dual mode", "source", e.src.Name)
+		return resp, fmt.Errorf("%w: %w", errNoTools, err)
+	}
+	return resp, err
+}
+
+// paragraphs passes the words of the loop's calls to text, each call's
+// words a paragraph of their own: a call's first chunk after earlier words
+// is set apart by a blank line.
+type paragraphs struct {
+	text func(string)
+	tail string // the last two bytes passed on
+}
+
+// call returns the text function of the next call, or nil when the turn
+// has nowhere to show words.
+func (p *paragraphs) call() func(string) {
+	if p.text == nil {
+		return nil
+	}
+	first := true
+	return func(s string) {
+		if first && p.tail != "" && !strings.HasSuffix(p.tail, "\n\n") {
+			if strings.HasSuffix(p.tail, "\n") {
+				s = "\n" + s
+			} else {
+				s = "\n\n" + s
 			}
-			e.format.CompareAndSwap(int32(i), int32(i+1))
-			continue
 		}
-		return resp, err
+		first = false
+		p.text(s)
+		t := p.tail + s
+		p.tail = t[max(0, len(t)-2):]
 	}
-	return llm.Response{Latency: total}, errNoTools
 }
 
 // toolsRefused reports whether a call failed because the endpoint does not
 // take tools: an unsupported or rejected request whose message names them
 // (Ollama: "… does not support tools"; vLLM: "\"auto\" tool choice requires
-// --enable-auto-tool-choice").
+// --enable-auto-tool-choice"). The call asks for nothing else an endpoint
+// may lack (plain text, no format), so an unsupported-request error whose
+// words say nothing is also read as tools refused.
 func toolsRefused(err error) bool {
 	var le *llm.Error
-	if !errors.As(err, &le) || !(errors.Is(err, llm.ErrUnsupported) || errors.Is(err, llm.ErrBadRequest)) {
+	if !errors.As(err, &le) {
 		return false
 	}
-	return strings.Contains(strings.ToLower(le.Detail), "tool")
+	if errors.Is(err, llm.ErrUnsupported) {
+		return true
+	}
+	return errors.Is(err, llm.ErrBadRequest) && strings.Contains(strings.ToLower(le.Detail), "tool")
 }
 
 // toolEnd is how an ending tool call ended the loop.

@@ -160,16 +160,19 @@ func TestToolLoopBounded(t *testing.T) {
 }
 
 // TestToolsUnsupported: an endpoint that takes no tools answers in dual
-// mode.
+// mode, and the next turn goes straight to dual mode: one call, no tools
+// offered (the transcript refuses a request that carries them).
 func TestToolsUnsupported(t *testing.T) {
 	e, srv := llmEngine(t, "clinic", "tools_unsupported.yaml", engine.EngineLLM)
-	out, _, err := toolTurn(t, e, "how many wounds healed faster than the median")
-	if err != nil {
-		t.Fatal(err)
-	}
 	want := count(t, e, "SELECT count(*) FROM wounds WHERE healed_date IS NOT NULL")
-	if srv.Requests() != 2 || out.Status != engine.StatusAnswered || fmt.Sprint(out.Answer.Rows) != fmt.Sprint([][]any{{want}}) {
-		t.Errorf("%d calls, status %s, rows %v; want 2 calls and [[%v]]", srv.Requests(), out.Status, out.Answer, want)
+	for i, calls := range []int{2, 3} {
+		out, _, err := toolTurn(t, e, "how many wounds healed faster than the median")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if srv.Requests() != calls || out.Status != engine.StatusAnswered || fmt.Sprint(out.Answer.Rows) != fmt.Sprint([][]any{{want}}) {
+			t.Errorf("turn %d: %d calls in all, status %s, rows %v; want %d calls and [[%v]]", i+1, srv.Requests(), out.Status, out.Answer, calls, want)
+		}
 	}
 }
 
@@ -209,5 +212,33 @@ func TestToolsHybridNoTools(t *testing.T) {
 	}
 	if b := srv.Bodies(); len(b) != 1 || b[0]["tools"] != nil {
 		t.Errorf("hybrid offered tools: %v", b)
+	}
+}
+
+// TestToolStreamText: with somewhere to show them, the model's words
+// stream as text chunks — without the escape character planted in them,
+// a paragraph break between calls, and nothing of the statement in the
+// code block — while the answer is the statement's guarded result.
+func TestToolStreamText(t *testing.T) {
+	e, srv := llmEngine(t, "labs", "tools_stream.yaml", engine.EngineLLM)
+	var chunks []string
+	out, err := e.Turn(context.Background(), engine.Request{Question: "how many vitamin D results for Ivan Petrov", Interactive: true,
+		Text: func(s string) { chunks = append(chunks, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if srv.Requests() != 2 {
+		t.Fatalf("%d model calls, want 2", srv.Requests())
+	}
+	const want = "Let me find how vitamin D is written in the lab results[2J.\n\nThree analytes are vitamin D; I count them together.\n\n"
+	if got := strings.Join(chunks, ""); got != want {
+		t.Errorf("streamed text %q, want %q", got, want)
+	}
+	if len(chunks) < 2 {
+		t.Errorf("%d chunks, want the words as they came (%q)", len(chunks), chunks)
+	}
+	n := count(t, e, "SELECT count(*) FROM lab_results WHERE patient_id = 'L1' AND analyte IN ('Vitamin D2 (Ergocalciferol)', 'Vitamin D3 (Cholecalciferol)', '25-OH Vitamin D')")
+	if out.Status != engine.StatusAnswered || fmt.Sprint(out.Answer.Rows) != fmt.Sprint([][]any{{n}}) {
+		t.Errorf("status %s, answer %v; want [[%v]]", out.Status, out.Answer, n)
 	}
 }
