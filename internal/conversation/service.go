@@ -716,7 +716,7 @@ func (s *Service) Get(ctx context.Context, user, id string) (*View, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &View{ConversationID: c.ID, Status: c.Status, Question: c.Question, Source: c.Source, Turns: st.Turns,
+	v := &View{ConversationID: c.ID, Status: c.Status, Question: c.Question, Source: c.Source, Engine: st.Engine, Turns: st.Turns,
 		CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
 	if v.Turns == nil {
 		v.Turns = []Turn{}

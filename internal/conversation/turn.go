@@ -61,7 +61,9 @@ func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, em
 	req := engine.Request{Question: c.Question, Resolved: resolved, Rounds: st.Rounds, Interactive: interactive, AskScope: st.AskScope && !answerNow, Scope: lim, Engine: st.Engine,
 		Progress: func(step string, took time.Duration) {
 			add("step", map[string]any{"step": step, "label": stepLabels[step], "ms": float64(took.Microseconds()) / 1000})
-		}}
+		},
+		// the language model's words, as they stream (engine llm)
+		Text: func(chunk string) { add("text", map[string]any{"delta": chunk}) }}
 	out, err := eng.Turn(source.WithUser(ctx, c.UserID), req) // the source shares its capacity fairly between users
 	if leaseLost(ctx) {
 		// another instance took the turn over and saves its outcome:

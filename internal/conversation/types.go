@@ -123,16 +123,19 @@ type ErrorBody struct {
 
 // View is a conversation as GET returns it.
 type View struct {
-	ConversationID string                `json:"conversation_id"`
-	Status         string                `json:"status"`
-	Question       string                `json:"question"`
-	Source         string                `json:"source"`
-	Pending        *engine.Clarification `json:"pending_clarification,omitempty"`
-	LastAnswer     *engine.Answer        `json:"last_answer,omitempty"`
-	Turns          []Turn                `json:"turns"`
-	CreatedAt      time.Time             `json:"created_at"`
-	UpdatedAt      time.Time             `json:"updated_at"`
-	ExpiresAt      *time.Time            `json:"expires_at,omitempty"`
+	ConversationID string `json:"conversation_id"`
+	Status         string `json:"status"`
+	Question       string `json:"question"`
+	Source         string `json:"source"`
+	// Engine is the engine the conversation asked for ("" = the source's
+	// configured one), so a reopened conversation shows it.
+	Engine     string                `json:"engine,omitempty"`
+	Pending    *engine.Clarification `json:"pending_clarification,omitempty"`
+	LastAnswer *engine.Answer        `json:"last_answer,omitempty"`
+	Turns      []Turn                `json:"turns"`
+	CreatedAt  time.Time             `json:"created_at"`
+	UpdatedAt  time.Time             `json:"updated_at"`
+	ExpiresAt  *time.Time            `json:"expires_at,omitempty"`
 }
 
 // Turn is one exchange of a conversation.
