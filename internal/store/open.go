@@ -134,8 +134,8 @@ func openSQLite(ctx context.Context, path string, cfg Config) (Store, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
-	var mode string
-	if err := w.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil {
+	mode, err := journalMode(ctx, w, busy)
+	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("store: open sqlite %s: %w", path, err)
 	}
@@ -162,6 +162,40 @@ func openSQLite(ctx context.Context, path string, cfg Config) (Store, error) {
 	}
 	s.wr = newWriter(w, s)
 	return s, nil
+}
+
+// journalMode opens the writer's first connection — which turns a new
+// file to WAL — and reads its journal mode. Processes opening one new file
+// together contend for that switch, and SQLite reports the loser busy at
+// once, without waiting in its busy handler; the opening is tried again
+// until the busy timeout has passed.
+func journalMode(ctx context.Context, w *sql.DB, busy time.Duration) (string, error) {
+	deadline := time.Now().Add(busy)
+	for {
+		var mode string
+		err := w.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode)
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			return mode, err
+		}
+		t := time.NewTimer(5 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return "", ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// isBusy reports whether err is SQLite's SQLITE_BUSY or SQLITE_LOCKED (or
+// one of their extended codes).
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	c := se.Code() & 0xff
+	return c == 5 || c == 6
 }
 
 // The statements prepared once per SQLite store.
