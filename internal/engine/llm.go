@@ -170,25 +170,51 @@ func (e *Engine) llmTurn(ctx context.Context, req Request) (*Outcome, error) {
 		}
 	}
 	t1 := time.Now()
-	var reply llmreply.Reply
-	var cost modelCost
-	var done *ranSQL // a statement the tool loop already ran through the guard
-	err = errNoTools
-	if e.usesTools(req) {
-		reply, done, cost, err = e.toolLoop(ctx, req, q, lreq, vals)
-	}
-	if errors.Is(err, errNoTools) {
-		// dual mode: one call, SQL | clarification | unanswerable
-		var dc modelCost
-		reply, dc, err = e.ask(ctx, lreq, vals)
-		cost.latency += dc.latency
-		cost.tokens += dc.tokens
+	var (
+		reply   llmreply.Reply
+		cost    modelCost
+		done    *ranSQL // a statement the tool loop already ran through the guard
+		guessed []clarify.Assumption
+	)
+	// at most two rounds: a question nobody can answer, or a value the
+	// data does not hold, is settled by the model's best guess and asked
+	// once more
+	for round := 0; ; round++ {
+		var c modelCost
+		reply, done, c, err = e.modelReply(ctx, req, q, lreq, vals)
+		cost.latency += c.latency
+		cost.tokens += c.tokens
+		if err != nil {
+			req.progress("model", time.Since(t1))
+			return nil, err
+		}
+		ask := reply.Clarification
+		if reply.Kind == llmreply.KindSQL {
+			ask = valueQuestion(reply.Values, req.Resolved)
+		}
+		if ask == nil || (reply.Kind == llmreply.KindSQL && round > 0) {
+			break
+		}
+		if req.Interactive {
+			reply = llmreply.Reply{Kind: llmreply.KindClarification, Clarification: ask}
+			break
+		}
+		if round > 0 {
+			// asked again after its best guess, it still asks
+			req.progress("model", time.Since(t1))
+			return nil, &Error{Code: CodeUnanswerable, Message: "the model would need to ask: " + ask.Question, Unknown: in.Unknown}
+		}
+		// nobody can answer: the model goes on with its own best guess,
+		// which the answer shows as an assumption
+		best := ask.Options[ask.Best()].Label
+		if lreq.Confirmed == nil {
+			lreq.Confirmed = map[string]string{}
+		}
+		lreq.Confirmed[ask.Question] = best + " (your own best guess: the user cannot be asked)"
+		guessed = append(guessed, bestGuess(ask))
 	}
 	tModel := time.Since(t1)
 	req.progress("model", tModel)
-	if err != nil {
-		return nil, err
-	}
 	switch reply.Kind {
 	case llmreply.KindUnanswerable:
 		msg := "the model found that the data cannot answer this question"
@@ -198,10 +224,6 @@ func (e *Engine) llmTurn(ctx context.Context, req Request) (*Outcome, error) {
 		return nil, &Error{Code: CodeUnanswerable, Message: msg, Unknown: in.Unknown}
 	case llmreply.KindClarification:
 		s, c := llmClarification(req, reply.Clarification)
-		if !req.Interactive {
-			// nobody can answer: the model is asked to take its best guess
-			return nil, &Error{Code: CodeUnanswerable, Message: "the model would need to ask: " + c.Question, Unknown: in.Unknown}
-		}
 		out.Status = StatusNeedsQuestion
 		out.Slot = s
 		out.Clarification = c
@@ -219,7 +241,7 @@ func (e *Engine) llmTurn(ctx context.Context, req Request) (*Outcome, error) {
 	res, ran := done.res, done.st
 	tExec := time.Since(t2)
 	req.progress("execute", tExec)
-	as := append([]clarify.Assumption{}, reply.Assumptions...)
+	as := append(guessed, reply.Assumptions...)
 	for _, v := range reply.Values {
 		as = append(as, v.Assumption())
 	}
@@ -241,6 +263,76 @@ func (e *Engine) llmTurn(ctx context.Context, req Request) (*Outcome, error) {
 	out.Status = StatusAnswered
 	out.Answer = ans
 	return out, nil
+}
+
+// modelReply asks the model for the turn's reply: through the tool loop
+// for engine llm when the endpoint takes tools, else in one dual-mode call.
+func (e *Engine) modelReply(ctx context.Context, req Request, q *query.Query, lreq llmreply.Request, vals llmreply.Values) (llmreply.Reply, *ranSQL, modelCost, error) {
+	if e.usesTools(req) {
+		reply, done, cost, err := e.toolLoop(ctx, req, q, lreq, vals)
+		if !errors.Is(err, errNoTools) {
+			return reply, done, cost, err
+		}
+		reply, dc, err := e.ask(ctx, lreq, vals)
+		dc.latency += cost.latency
+		dc.tokens += cost.tokens
+		return reply, nil, dc, err
+	}
+	reply, cost, err := e.ask(ctx, lreq, vals)
+	return reply, nil, cost, err
+}
+
+// valueQuestion is the question a model's statement raises when it
+// compares a column with a value the data does not hold and the data has
+// values it may have meant (seed 003: invalid, 0.3): "Which analyte did
+// you mean by "vitamin d"?", the values as options, the closest the best
+// guess. A value the user already chose (the question is resolved) or one
+// with nothing close is not asked: it stays an assumption the answer shows.
+func valueQuestion(vals []llmreply.Value, resolved map[string]understand.Resolution) *llmreply.Clarification {
+	for _, v := range vals {
+		if v.Valid || len(v.Alternatives) == 0 {
+			continue
+		}
+		col := v.Column
+		if _, c, ok := strings.Cut(col, "."); ok {
+			col = c
+		}
+		c := &llmreply.Clarification{Question: fmt.Sprintf("Which %s did you mean by %q?", strings.ReplaceAll(col, "_", " "), v.Literal)}
+		if _, done := resolved[slotKey(c.Question)]; done {
+			continue
+		}
+		for i, alt := range v.Alternatives {
+			c.Options = append(c.Options, llmreply.Option{Label: alt, BestGuess: i == 0, Grounded: true})
+		}
+		if len(c.Options) < llmreply.MinOptions {
+			c.Options = append(c.Options, llmreply.Option{Label: fmt.Sprintf("%q as written", v.Literal), Description: "no stored value is written this way", Grounded: true})
+		}
+		return c
+	}
+	return nil
+}
+
+// bestGuess is the assumption a question nobody could answer leaves: the
+// model went on with the option it would have picked.
+func bestGuess(c *llmreply.Clarification) clarify.Assumption {
+	a := clarify.Assumption{Slot: slotKey(c.Question), Kind: KindLLM, Text: c.Question, Chosen: c.Options[c.Best()].Label,
+		Method: "best_guess", Confidence: llmreply.InvalidValue, Why: "nobody could be asked: the model's best guess"}
+	for i, o := range c.Options {
+		if i != c.Best() {
+			a.Alternatives = append(a.Alternatives, clarify.Alternative{ID: fmt.Sprintf("o%d", i+1), Label: o.Label})
+		}
+	}
+	return a
+}
+
+// slotKey is the slot key of a model's question: the same question keeps
+// its key.
+func slotKey(question string) string {
+	key := llmSlotPrefix + Normalize(question)
+	if len(key) > maxSlotKey {
+		key = strings.ToValidUTF8(key[:maxSlotKey], "")
+	}
+	return key
 }
 
 // scopeFirst returns the scope question to ask before the model is called
@@ -369,10 +461,7 @@ func llmError(err error) error {
 // the caller to store the answer under) and a card: options o1…o4, the
 // best guess marked, a slot key stable for the same question.
 func llmClarification(req Request, c *llmreply.Clarification) (*understand.Slot, *Clarification) {
-	key := llmSlotPrefix + Normalize(c.Question)
-	if len(key) > maxSlotKey {
-		key = strings.ToValidUTF8(key[:maxSlotKey], "")
-	}
+	key := slotKey(c.Question)
 	s := &understand.Slot{Key: key, Kind: KindLLM, Priority: understand.Important, Text: c.Question, Chosen: c.Best(), Ask: true}
 	card := &Clarification{ID: ClarificationID(req.Question, key, req.Rounds), Kind: KindLLM, Slot: key, Priority: understand.Important,
 		Question: c.Question, AllowSkip: true, AllowFreeText: true}

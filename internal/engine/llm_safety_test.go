@@ -375,11 +375,14 @@ func TestLLMHostileCorpora(t *testing.T) {
 				switch {
 				case err == nil:
 					t.Errorf("%s: answered (%d rows), want it refused\n  %s", en.name, out.Answer.RowCount, en.sql)
-				case en.args && code == engine.CodeDB:
-					// Sent without its arguments, a placeholder has no value:
-					// the guard limits the statement to L2, the database
-					// refuses the missing value, and nothing is read.
+				case en.args:
+					// The corpus binds arguments to this statement; a model's
+					// statement carries none, so its placeholder has no value
+					// and the guard refuses it before the database sees it.
 					unbound = append(unbound, en.name)
+					if code != engine.CodeValidation {
+						t.Errorf("%s: %v, want %s: a placeholder without a value\n  %s", en.name, err, engine.CodeValidation, en.sql)
+					}
 				case !refusals[code]:
 					t.Errorf("%s: %v, want a refusal\n  %s", en.name, err, en.sql)
 				case en.code != "" && code != en.code:
@@ -390,7 +393,7 @@ func TestLLMHostileCorpora(t *testing.T) {
 					base = got
 				}
 			}
-			t.Logf("%s: %d hostile statements sent as model output: %v; placeholders without a value, failed at the database: %v",
+			t.Logf("%s: %d hostile statements sent as model output: %v; placeholders without a value, refused by the guard: %v",
 				w.d, len(entries), codes, unbound)
 		})
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/clarify"
 	"github.com/clarify-sql/clarify/internal/demo/demotest"
 	"github.com/clarify-sql/clarify/internal/engine"
 	"github.com/clarify-sql/clarify/internal/llm"
@@ -280,4 +281,77 @@ func TestEngineChoice(t *testing.T) {
 	if out.Engine != engine.EngineRules || out.Answer.Engine != engine.EngineRules {
 		t.Errorf("engine %q, want rules", out.Engine)
 	}
+}
+
+// TestLLMBestGuess: a turn nobody can answer settles the model's question
+// with its own best guess — sent back to it in a second call — and the
+// answer shows that guess as an assumption with the other option.
+func TestLLMBestGuess(t *testing.T) {
+	e, srv := llmEngine(t, "clinic", "best_guess.yaml", engine.EngineLLM)
+	engine.DualMode(e)
+	out, err := e.Turn(context.Background(), engine.Request{Question: "how many wounds healed faster than the median", Interactive: false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Status != engine.StatusAnswered {
+		t.Fatalf("status %s, want answered", out.Status)
+	}
+	bodies := srv.Bodies()
+	if len(bodies) != 2 || !strings.Contains(fmt.Sprint(bodies[1]["messages"]), "Healing time below the median") {
+		t.Fatalf("%d calls; the second should carry the best guess", len(bodies))
+	}
+	var guess *clarify.Assumption
+	for i, a := range out.Answer.Assumptions {
+		if a.Method == "best_guess" {
+			guess = &out.Answer.Assumptions[i]
+		}
+	}
+	if guess == nil || guess.Chosen != "Healing time below the median" || len(guess.Alternatives) != 1 {
+		t.Errorf("assumptions %+v: want the best guess shown with its alternative", out.Answer.Assumptions)
+	}
+}
+
+// TestLLMValueQuestion: a statement comparing a column with a value the
+// data does not hold, when the data has one it may mean, is asked about
+// (interactive) with the stored values as options; the choice reaches the
+// model's next call. Nobody to ask: the closest value is the model's to
+// use, and the answer says so.
+func TestLLMValueQuestion(t *testing.T) {
+	q := "how many glucose results for Ivan Petrov"
+	t.Run("asked", func(t *testing.T) {
+		e, srv := llmEngine(t, "labs", "value_question.yaml", engine.EngineLLM)
+		engine.DualMode(e)
+		res := map[string]understand.Resolution{}
+		out := turn(t, e, q, true, res)
+		c := out.Clarification
+		if out.Status != engine.StatusNeedsQuestion || c == nil || c.Options[0].Label != "Glucose" || !c.Options[0].BestGuess || len(c.Options) != 2 {
+			t.Fatalf("got %s %+v; want a question with Glucose first", out.Status, c)
+		}
+		res[c.Slot] = engine.Resolve(out.Slot, understand.Resolution{OptionID: c.Options[0].ID})
+		out = turn(t, e, q, true, res)
+		if out.Status != engine.StatusAnswered {
+			t.Fatalf("after the answer: %s", out.Status)
+		}
+		if n := count(t, e, "SELECT count(*) FROM lab_results WHERE patient_id = 'L1' AND analyte = 'Glucose'"); fmt.Sprint(out.Answer.Rows) != fmt.Sprint([][]any{{n}}) {
+			t.Errorf("rows %v, want [[%v]]", out.Answer.Rows, n)
+		}
+		if bodies := srv.Bodies(); len(bodies) != 2 || !strings.Contains(fmt.Sprint(bodies[1]["messages"]), "Glucose") {
+			t.Errorf("the second call should carry the choice")
+		}
+	})
+	t.Run("nobody to ask", func(t *testing.T) {
+		e, srv := llmEngine(t, "labs", "value_question.yaml", engine.EngineLLM)
+		engine.DualMode(e)
+		out, err := e.Turn(context.Background(), engine.Request{Question: q})
+		if err != nil || out.Status != engine.StatusAnswered || srv.Requests() != 2 {
+			t.Fatalf("got %v %v after %d calls; want answered after 2", out, err, srv.Requests())
+		}
+		found := false
+		for _, a := range out.Answer.Assumptions {
+			found = found || (a.Method == "best_guess" && a.Chosen == "Glucose")
+		}
+		if !found {
+			t.Errorf("assumptions %+v: want the best guess Glucose", out.Answer.Assumptions)
+		}
+	})
 }

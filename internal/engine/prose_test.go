@@ -46,11 +46,7 @@ func TestProse(t *testing.T) {
 // chunks at word boundaries, not an event per token.
 func TestProseChunks(t *testing.T) {
 	text := "I will look for the analytes that mean vitamin D, then count the results of this patient in the last year."
-	var deltas []string
-	for _, w := range strings.SplitAfter(text, " ") {
-		deltas = append(deltas, w)
-	}
-	chunks := engine.Prose(deltas)
+	chunks := engine.Prose(strings.SplitAfter(text, " "))
 	if strings.Join(chunks, "") != text {
 		t.Fatalf("chunks %q do not make the text", chunks)
 	}
