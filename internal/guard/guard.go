@@ -258,7 +258,8 @@ func (g *Guard) Dialect() model.Dialect { return g.d }
 
 // Check parses sql and returns the statement to execute in its place, or an
 // *Error saying why it may not run. args are the statement's bound
-// arguments (placeholders: ? for SQLite and MySQL, $1… for PostgreSQL).
+// arguments (placeholders: ? for SQLite and MySQL, $1… for PostgreSQL); a
+// statement with a placeholder that args hold no value for is refused.
 // A nil scope means the conversation is not scoped.
 func (g *Guard) Check(sql string, args []any, scope *Scope) (st *Statement, err error) {
 	g.initOnce.Do(g.init)
@@ -299,6 +300,46 @@ func (g *Guard) Check(sql string, args []any, scope *Scope) (st *Statement, err 
 		g.cacheMu.Unlock()
 	}
 	return st, err
+}
+
+// placeholder is one parameter placeholder of a statement: the index of
+// the argument it takes (from 1) and how it is written.
+type placeholder struct {
+	n    int
+	text string
+}
+
+// positional lists n ? placeholders, which take arguments in order.
+func positional(n int) []placeholder {
+	out := make([]placeholder, n)
+	for i := range out {
+		out[i] = placeholder{n: i + 1, text: "?"}
+	}
+	return out
+}
+
+// bound refuses a statement with a placeholder that args hold no value
+// for. A language model's statement never carries arguments, so a
+// placeholder in it would otherwise reach the database and fail there.
+// More arguments than placeholders are left to the database.
+func bound(ps []placeholder, args []any) error {
+	need, first := 0, ""
+	for _, p := range ps {
+		if p.n >= 1 && p.n <= len(args) {
+			continue
+		}
+		if first == "" {
+			first = p.text
+		}
+		need = max(need, p.n)
+	}
+	switch {
+	case first == "":
+		return nil
+	case len(args) == 0 || need <= len(args): // none given, or $0
+		return reject("the statement has a parameter placeholder (%s) with no value; write the value into the statement instead", first)
+	}
+	return reject("the statement has a parameter placeholder (%s) with no value: it needs %d values, %d given", first, need, len(args))
 }
 
 // errParserPanic marks a third-party parser that panicked on its input.

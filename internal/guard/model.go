@@ -25,9 +25,9 @@ func CheckModel(m *model.Model) error {
 			return
 		}
 		for _, d := range model.Dialects() {
-			stmt, err := fragmentStatement(m, e, f.For(d), d, kind)
+			stmt, args, err := fragmentStatement(m, e, f.For(d), d, kind)
 			if err == nil {
-				_, err = guards[d].Check(stmt, nil, nil)
+				_, err = guards[d].Check(stmt, args, nil)
 			}
 			if err != nil {
 				msg := err.Error()
@@ -86,22 +86,23 @@ func lineOf(m *model.Model, path string) int {
 }
 
 // fragmentStatement builds the SELECT a fragment is checked in, with date
-// placeholders as bound parameters, the way plan compiles it.
-func fragmentStatement(m *model.Model, e *model.Entity, text string, d model.Dialect, kind string) (string, error) {
+// placeholders as bound parameters and their values as its arguments, the
+// way plan compiles it.
+func fragmentStatement(m *model.Model, e *model.Entity, text string, d model.Dialect, kind string) (string, []any, error) {
 	pieces, err := model.Expand(text, time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC))
 	if err != nil {
-		return "", reject("%v", err)
+		return "", nil, reject("%v", err)
 	}
 	var b strings.Builder
-	n := 0
+	var args []any
 	for _, p := range pieces {
 		if !p.Param {
 			b.WriteString(p.SQL)
 			continue
 		}
-		n++
+		args = append(args, p.Date)
 		if d == model.Postgres {
-			b.WriteString("$" + strconv.Itoa(n))
+			b.WriteString("$" + strconv.Itoa(len(args)))
 		} else {
 			b.WriteString("?")
 		}
@@ -125,7 +126,7 @@ func fragmentStatement(m *model.Model, e *model.Entity, text string, d model.Dia
 		}
 	}
 	if kind == "expr" {
-		return "SELECT " + frag + from, nil
+		return "SELECT " + frag + from, args, nil
 	}
-	return "SELECT 1" + from + " WHERE (" + frag + ")", nil
+	return "SELECT 1" + from + " WHERE (" + frag + ")", args, nil
 }

@@ -69,8 +69,11 @@ func (c *mysqlChecker) check(g *Guard, sql string, args []any, sc *Scope) (*Stat
 	if err := r.limit(ts); err != nil {
 		return nil, err
 	}
-	out, err := printMySQL(ts)
+	out, n, err := printMySQL(ts)
 	if err != nil {
+		return nil, err
+	}
+	if err := bound(positional(n), r.args); err != nil {
 		return nil, err
 	}
 	// The printed statement must parse back to the same text.
@@ -78,15 +81,16 @@ func (c *mysqlChecker) check(g *Guard, sql string, args []any, sc *Scope) (*Stat
 	if err != nil {
 		return nil, reject("the checked statement does not parse back")
 	}
-	if out2, err := printMySQL(again); err != nil || out2 != out {
+	if out2, _, err := printMySQL(again); err != nil || out2 != out {
 		return nil, reject("the checked statement does not print back identically")
 	}
 	return &Statement{SQL: out, Args: r.args}, nil
 }
 
 // printMySQL prints a checked statement with ? placeholders, which must
-// appear in their original order (v1, v2, …).
-func printMySQL(n vt.SQLNode) (string, error) {
+// appear in their original order (v1, v2, …), and returns how many there
+// are.
+func printMySQL(n vt.SQLNode) (string, int, error) {
 	var names []string
 	buf := vt.NewTrackedBuffer(func(buf *vt.TrackedBuffer, node vt.SQLNode) {
 		if a, ok := node.(*vt.Argument); ok {
@@ -100,10 +104,10 @@ func printMySQL(n vt.SQLNode) (string, error) {
 	buf.Myprintf("%v", n)
 	for i, name := range names {
 		if name != "v"+strconv.Itoa(i+1) {
-			return "", reject("use ? placeholders, not named parameters")
+			return "", 0, reject("use ? placeholders, not named parameters")
 		}
 	}
-	return buf.String(), nil
+	return buf.String(), len(names), nil
 }
 
 func mysqlMessage(err error) string {

@@ -34,6 +34,9 @@ type pgTree struct {
 	rangeVars []pgNodeSpan
 	// consts are the A_Const nodes, in document order.
 	consts []*pg.A_Const
+	// params are the ParamRef nodes ($1 …), in document order: every
+	// placeholder of the statement, wherever in the tree it sits.
+	params []*pg.ParamRef
 	// selects has the LIMIT members of each SelectStmt.
 	selects []pgSelectSpans
 	// nodes has the span of every Node when the decoder was asked for it
@@ -227,6 +230,9 @@ func (d *pgDecoder) node() *pg.Node {
 	}
 	if rv := n.GetRangeVar(); rv != nil {
 		d.t.rangeVars = append(d.t.rangeVars, pgNodeSpan{rv, pgSpan{start, d.i}})
+	}
+	if p := n.GetParamRef(); p != nil {
+		d.t.params = append(d.t.params, p)
 	}
 	if d.t.nodes != nil {
 		d.t.nodes[n] = pgSpan{start, d.i}

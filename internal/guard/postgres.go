@@ -54,6 +54,9 @@ func (c *pgChecker) check(g *Guard, sql string, args []any, sc *Scope) (*Stateme
 	if _, err := r.query(sel, nil, nil); err != nil {
 		return nil, err
 	}
+	if err := bound(pgPlaceholders(tree), args); err != nil {
+		return nil, err
+	}
 	lim, err := r.limit(sel)
 	if err != nil {
 		return nil, err
@@ -72,6 +75,17 @@ func (c *pgChecker) check(g *Guard, sql string, args []any, sc *Scope) (*Stateme
 		return nil, reject("the checked statement does not parse back as checked")
 	}
 	return &Statement{SQL: out, Args: args}, nil
+}
+
+// pgPlaceholders lists the statement's placeholders: its ParamRef nodes,
+// which the decoder collects wherever they sit (a ParamRef is only ever
+// held by a Node).
+func pgPlaceholders(t *pgTree) []placeholder {
+	out := make([]placeholder, len(t.params))
+	for i, p := range t.params {
+		out[i] = placeholder{n: int(p.Number), text: "$" + strconv.Itoa(int(p.Number))}
+	}
+	return out
 }
 
 func pgMessage(err error) string {

@@ -97,6 +97,9 @@ func (c *sqliteChecker) check(g *Guard, sql string, args []any, sc *Scope) (*Sta
 	if err := sqliteSame(verify); err != nil {
 		return nil, err
 	}
+	if err := bound(sqlitePlaceholders(verify), args); err != nil {
+		return nil, err
+	}
 	if err := c.v.verify(verify, sc != nil); err != nil {
 		return nil, err
 	}
@@ -132,6 +135,41 @@ func sqliteBinds(sql string) map[int]int {
 		case rq.BIND:
 			out[pos.Offset] = len(out)
 		}
+	}
+}
+
+// sqlitePlaceholders lists the placeholders of a statement, read with
+// rqlite/sql's scanner, with the argument index SQLite gives each: ? the
+// next one, ?NNN index NNN, a name the index of its first use, else the
+// next one.
+func sqlitePlaceholders(sql string) []placeholder {
+	var out []placeholder
+	last := 0
+	names := map[string]int{}
+	sc := rq.NewScanner(strings.NewReader(sql))
+	for {
+		_, tok, lit := sc.Scan()
+		switch tok {
+		case rq.EOF, rq.ILLEGAL:
+			return out
+		case rq.BIND:
+		default:
+			continue
+		}
+		n := 0
+		switch {
+		case lit == "?":
+			n = last + 1
+		case lit[0] == '?':
+			n, _ = strconv.Atoi(lit[1:]) // out of range: 0, never bound
+		default:
+			if n = names[lit]; n == 0 {
+				n = last + 1
+				names[lit] = n
+			}
+		}
+		last = max(last, n)
+		out = append(out, placeholder{n: n, text: lit})
 	}
 }
 
