@@ -33,10 +33,19 @@ func (e *env) ask(ctx context.Context, args []string) error {
 	engineName := fs.String("engine", "", "engine: rules, llm or hybrid (default: the source's; llm and hybrid need CLARIFY_LLM_BASE_URL and CLARIFY_LLM_MODEL)")
 	pos, err := parse(fs, args)
 	if err != nil {
-		return usagef("%v", err)
+		return err
 	}
 	if len(pos) != 1 {
 		return usagef("ask needs exactly one question in quotes")
+	}
+	err = checkConflicts(fs, dbConflicts()...)
+	if err == nil {
+		err = checkConflicts(fs,
+			conflict{"db", "user", "access rules apply to configured sources, --db opens a database directly"},
+			conflict{"json", "explain", "--explain prints the interpretation as text, --json prints only JSON"})
+	}
+	if err != nil {
+		return err
 	}
 	eng, closeFn, err := e.openEngine(ctx, c, *src, *db, *modelFile)
 	if err != nil {
@@ -54,6 +63,16 @@ func (e *env) ask(ctx context.Context, args []string) error {
 	}
 	t := &turns{e: e, eng: eng, json: *asJSON, explain: *explain, in: bufio.NewReader(e.stdin), scope: lim, engine: *engineName}
 	return t.run(ctx, pos[0], !*noAsk)
+}
+
+// dbConflicts are the flags that cannot go with --db, which opens a
+// database directly instead of a configured source.
+func dbConflicts() []conflict {
+	return []conflict{
+		{"source", "db", "--source names a configured source, --db opens a database directly"},
+		{"config", "db", "--db opens a database directly, without the config's sources"},
+		{"data-dir", "db", "--db opens a database directly, without the demo sources of the data directory"},
+	}
 }
 
 // openEngine opens the engine of a configured source or of --db/--model.
@@ -76,6 +95,10 @@ func (e *env) openEngine(ctx context.Context, c common, name, dsn, modelFile str
 		return nil, nil, err
 	}
 	reg := registry.New(cfg, dir, e.registryOptions())
+	if err := e.ensureDemo(ctx, reg, cfg, dir); err != nil {
+		reg.Close()
+		return nil, nil, err
+	}
 	if name == "" {
 		name = reg.Default()
 	}

@@ -30,7 +30,7 @@ func (e *env) audit(ctx context.Context, args []string) error {
 	asJSON := fs.Bool("json", false, "print one JSON record per line")
 	pos, err := parse(fs, args)
 	if err != nil {
-		return usagef("%v", err)
+		return err
 	}
 	if len(pos) > 0 {
 		return usagef("audit takes no arguments, got %q", pos[0])

@@ -29,16 +29,7 @@ import (
 // question, answering the clarification and keeping its event stream open;
 // it reports time to first event and to answer, throughput, and the
 // server's resident memory per open conversation.
-func (e *env) bench(ctx context.Context, args []string) error {
-	if len(args) > 0 && args[0] == "fairness" {
-		return e.benchFairness(ctx, args[1:])
-	}
-	if len(args) > 0 && args[0] == "flood" {
-		return e.benchFlood(ctx, args[1:])
-	}
-	if len(args) == 0 || args[0] != "serve" {
-		return usagef("bench needs a target: bench serve, bench fairness, bench flood")
-	}
+func (e *env) benchServe(ctx context.Context, args []string) error {
 	fs := newFlagSet("bench serve", e)
 	var c common
 	c.register(fs)
@@ -46,8 +37,8 @@ func (e *env) bench(ctx context.Context, args []string) error {
 	question := fs.String("question", "Which patients have severe wounds?", "the question each conversation asks (it must need a clarification)")
 	source := fs.String("source", "clinic", "source")
 	store := fs.String("store", "", "store of the server under test (default sqlite in a temp dir)")
-	if _, err := parse(fs, args[1:]); err != nil {
-		return usagef("%v", err)
+	if _, err := parse(fs, args); err != nil {
+		return err
 	}
 	_, dir, err := c.load()
 	if err != nil {
@@ -452,7 +443,7 @@ func (e *env) benchFairness(ctx context.Context, args []string) error {
 	store := fs.String("store", "", "store of the server under test (default sqlite in a temp dir)")
 	dur := fs.Duration("duration", 20*time.Second, "how long light questions are measured in each phase")
 	if _, err := parse(fs, args); err != nil {
-		return usagef("%v", err)
+		return err
 	}
 	if *heavy < 0 || *light < 1 || *dur <= 0 {
 		return usagef("--heavy must not be negative, --light and --duration must be positive")

@@ -31,7 +31,7 @@ func (e *env) benchFlood(ctx context.Context, args []string) error {
 	every := fs.Duration("polite-every", 3*time.Second, "how often the polite user asks")
 	store := fs.String("store", "", "store of the server under test (default sqlite in a temp dir)")
 	if _, err := parse(fs, args); err != nil {
-		return usagef("%v", err)
+		return err
 	}
 	if *clients < 1 || *dur <= 0 || *every <= 0 {
 		return usagef("--clients, --duration and --polite-every must be positive")

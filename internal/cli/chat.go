@@ -43,7 +43,7 @@ func (e *env) chat(ctx context.Context, args []string) error {
 	noAsk := fs.Bool("no-ask", false, "answer at once, stating assumptions instead of asking")
 	pos, err := parse(fs, args)
 	if err != nil {
-		return usagef("%v", err)
+		return err
 	}
 	if len(pos) > 0 {
 		return usagef("chat takes no arguments: type the questions after it starts")
@@ -57,7 +57,7 @@ func (e *env) chat(ctx context.Context, args []string) error {
 	}
 	reg := registry.New(cfg, dir, e.registryOptions())
 	defer reg.Close()
-	if err := reg.EnsureDemo(ctx); err != nil {
+	if err := e.ensureDemo(ctx, reg, cfg, dir); err != nil {
 		return err
 	}
 	source := first(*src, reg.Default())

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/config"
@@ -29,26 +30,54 @@ const (
 const usage = `clarify — ask a SQL database questions in plain language
 
 Usage:
-  clarify serve [--addr HOST:PORT] [--store sqlite:PATH|postgres://…]
-  clarify ask "QUESTION" [--source NAME | --db DSN --model FILE] [--no-ask] [--json] [--engine rules|llm|hybrid]
-  clarify chat [--source NAME] [--store sqlite:PATH|postgres://…] [--no-ask]   a conversation with follow-ups
-  clarify eval SUITE.yaml… [--engine rules|llm|hybrid] [--json FILE] [--min-accuracy X] [--max-false-ask X] [--max-missed-ask X] [--min-error-match X]
+  clarify serve [--addr HOST:PORT] [--store sqlite:PATH|postgres://…] [--tls-cert FILE --tls-key FILE]
+        [--allow-insecure-keys] [--allowed-host NAME]…
+        the web chat, the HTTP API and metrics
+  clarify ask "QUESTION" [--source NAME | --db DSN [--model FILE]] [--no-ask] [--json | --explain]
+        [--engine rules|llm|hybrid] [--user NAME]
+        answer one question, asking when it must
+  clarify chat [--source NAME] [--store sqlite:PATH|postgres://…] [--no-ask]
+        a conversation with follow-ups
+  clarify eval SUITE.yaml… [--engine rules|llm|hybrid] [--json FILE] [-v] [--min-accuracy X]
+        [--max-false-ask X] [--max-missed-ask X] [--min-error-match X]
+        run evaluation suites and score them
   clarify model check FILE [--db DSN]
-  clarify model init --db DSN [--out FILE] [--name NAME]
-  clarify model review [--source NAME] [--store DSN] [--since DURATION] [--eval FILE.json]… [--out PATCH.yaml] [--json]
-  clarify demo [--dir D] [--as-of YYYY-MM-DD] [--seed N] [--postgres DSN] [--mysql DSN]
+        validate a model (and check it against a database)
+  clarify model init --db DSN [--out FILE [--force]] [--name NAME]
+        draft a model from a database
+  clarify model review [--source NAME] [--model FILE] [--store DSN] [--since DURATION] [--eval FILE.json]…
+        [--out PATCH.yaml] [--json]
+        propose model additions from the query log
+  clarify demo [--dir D | --data-dir D] [--as-of YYYY-MM-DD] [--seed N] [--postgres DSN] [--mysql DSN]
+        (re)generate the demo databases
   clarify sources
-  clarify bench serve [--conversations N] [--store DSN]   a bounded load run against a child server
-  clarify bench fairness [--heavy N] [--heavy-question Q] [--light-question Q] [--source NAME] [--duration D]   light-question latency with and without N heavy clients
-  clarify bench flood [--clients N] [--duration D] [--question Q] [--source NAME] [--polite-every D]   one user floods, another asks politely: what the rate limits let through
-  clarify guard 'SQL'… [--source NAME] [--scope VALUE] [--dialect D] [--run] [--json]
+        list the configured sources
+  clarify guard 'SQL'… [--source NAME | --db DSN [--model FILE]] [--scope VALUE] [--dialect D] [--run] [--json]
+        vet statements with the guard every query passes
   clarify doctor [--source NAME] [--json]
-  clarify audit [--user U] [--source NAME] [--since 30d|TIME] [--until TIME] [--limit N] [--before ID] [--store DSN] [--json]
-  clarify key new --user NAME [--expires 90d|YYYY-MM-DD] [--admin] [--group G]…   an API key, printed once, and its config lines
-  clarify llm check [--base-url URL] [--model NAME]   what an OpenAI-compatible endpoint supports (env CLARIFY_LLM_BASE_URL, CLARIFY_LLM_MODEL, CLARIFY_LLM_API_KEY)
+        check what each source's database account may do beyond reading
+  clarify audit [--user U] [--source NAME] [--since 30d|TIME] [--until TIME] [--limit N] [--before ID]
+        [--store DSN] [--json]
+        print the audit log, newest first
+  clarify key new --user NAME [--expires 90d|YYYY-MM-DD] [--admin] [--group G]…
+        an API key, printed once, and its config lines
+  clarify llm check [--base-url URL] [--model NAME] [--timeout D]
+        what an OpenAI-compatible endpoint supports (env CLARIFY_LLM_BASE_URL, CLARIFY_LLM_MODEL, CLARIFY_LLM_API_KEY)
+  clarify bench serve [--conversations N] [--question Q] [--source NAME] [--store DSN]
+        a bounded load run against a child server
+  clarify bench fairness [--heavy N] [--light N] [--heavy-question Q] [--light-question Q] [--source NAME]
+        [--store DSN] [--duration D]
+        light-question latency with and without N heavy clients
+  clarify bench flood [--clients N] [--duration D] [--question Q] [--source NAME] [--polite-every D] [--store DSN]
+        one user floods, another asks politely: what the rate limits let through
+  clarify version
+        the version, commit and Go version of this binary
+  clarify help [COMMAND]
+        this text, or a command's with all its flags (as COMMAND --help)
 
-Common flags: --data-dir D (env CLARIFY_DATA_DIR), --config FILE (env CLARIFY_CONFIG).
-Demo data is generated into the data directory on first use.
+Commands that read sources or a store also take --data-dir D (env CLARIFY_DATA_DIR)
+and --config FILE (env CLARIFY_CONFIG).
+On first use the demo databases are generated into DATA_DIR/demo.
 `
 
 // env is what a command runs with.
@@ -56,66 +85,128 @@ type env struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	// sawFlags, when set, is called with every flag set a command parses
+	// (tests check each command's help against its flags).
+	sawFlags func(*flag.FlagSet)
+}
+
+// command is one of clarify's commands: its name and what runs it, or,
+// for a group such as model, its subcommands.
+type command struct {
+	name string
+	run  func(e *env, ctx context.Context, args []string) error
+	subs []command
+}
+
+// commands lists clarify's commands; Run dispatches through it, and help
+// and the tests walk it.
+func commands() []command {
+	return []command{
+		{name: "serve", run: (*env).serve},
+		{name: "ask", run: (*env).ask},
+		{name: "chat", run: (*env).chat},
+		{name: "eval", run: (*env).eval},
+		{name: "model", subs: []command{
+			{name: "check", run: (*env).modelCheck},
+			{name: "init", run: (*env).modelInit},
+			{name: "review", run: (*env).modelReview},
+		}},
+		{name: "demo", run: (*env).demo},
+		{name: "sources", run: (*env).sources},
+		{name: "guard", run: (*env).guardCmd},
+		{name: "doctor", run: (*env).doctor},
+		{name: "audit", run: (*env).audit},
+		{name: "key", subs: []command{{name: "new", run: (*env).keyNew}}},
+		{name: "llm", subs: []command{{name: "check", run: (*env).llmCheck}}},
+		{name: "bench", subs: []command{
+			{name: "serve", run: (*env).benchServe},
+			{name: "fairness", run: (*env).benchFairness},
+			{name: "flood", run: (*env).benchFlood},
+		}},
+		{name: "version", run: (*env).version},
+	}
 }
 
 // Run runs the clarify command with args and returns the exit code.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	return e.run(ctx, args)
+}
+
+func (e *env) run(ctx context.Context, args []string) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(e.stderr, usage)
 		return exitUsage
 	}
-	var err error
 	switch args[0] {
-	case "ask":
-		err = e.ask(ctx, args[1:])
-	case "chat":
-		err = e.chat(ctx, args[1:])
-	case "eval":
-		err = e.eval(ctx, args[1:])
-	case "model":
-		err = e.model(ctx, args[1:])
-	case "demo":
-		err = e.demo(ctx, args[1:])
-	case "sources":
-		err = e.sources(ctx, args[1:])
-	case "serve":
-		err = e.serve(ctx, args[1:])
-	case "bench":
-		err = e.bench(ctx, args[1:])
-	case "guard":
-		err = e.guardCmd(ctx, args[1:])
-	case "doctor":
-		err = e.doctor(ctx, args[1:])
-	case "audit":
-		err = e.audit(ctx, args[1:])
-	case "key":
-		err = e.key(ctx, args[1:])
-	case "llm":
-		err = e.llmCmd(ctx, args[1:])
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 {
+			// clarify help model init: as clarify model init --help
+			return e.run(ctx, append(slices.Clone(args[1:]), "--help"))
+		}
+		fmt.Fprint(e.stdout, usage)
 		return exitOK
-	default:
-		fmt.Fprintf(stderr, "clarify: unknown command %q\n\n%s", args[0], usage)
-		return exitUsage
+	case "-version", "--version":
+		args = []string{"version"}
 	}
+	err := e.dispatch(ctx, commands(), nil, args)
 	if err == nil {
 		return exitOK
 	}
-	if errors.Is(err, flag.ErrHelp) {
+	var h *helpText
+	if errors.As(err, &h) {
+		fmt.Fprint(e.stdout, h.text)
 		return exitOK
 	}
-	fmt.Fprintln(stderr, "clarify: "+message(err))
+	var ue *usageError
+	if errors.As(err, &ue) && ue.help != "" {
+		fmt.Fprintf(e.stderr, "clarify: %s\n\n%s", ue.msg, ue.help)
+		return exitUsage
+	}
+	fmt.Fprintln(e.stderr, "clarify: "+message(err))
 	return exitCode(err)
 }
 
-// usageError is a mistake in the command line.
-type usageError struct{ msg string }
+// dispatch runs the command args name among cmds; path is the names of
+// the groups it is in.
+func (e *env) dispatch(ctx context.Context, cmds []command, path []string, args []string) error {
+	group := strings.Join(path, " ")
+	if len(args) == 0 {
+		return &usageError{msg: group + " needs a subcommand", help: groupHelp(group, cmds)}
+	}
+	if len(path) > 0 {
+		switch args[0] {
+		case "help", "-h", "-help", "--help":
+			return &helpText{groupHelp(group, cmds)}
+		}
+	}
+	for _, c := range cmds {
+		if c.name != args[0] {
+			continue
+		}
+		if c.subs != nil {
+			return e.dispatch(ctx, c.subs, append(path, c.name), args[1:])
+		}
+		return c.run(e, ctx, args[1:])
+	}
+	if len(path) == 0 {
+		return &usageError{msg: fmt.Sprintf("unknown command %q", args[0]), help: usage}
+	}
+	return &usageError{msg: fmt.Sprintf("unknown %s subcommand %q", group, args[0]), help: groupHelp(group, cmds)}
+}
+
+// usageError is a mistake in the command line; help, when set, is the
+// usage printed under it.
+type usageError struct {
+	msg  string
+	help string
+}
 
 func (e *usageError) Error() string { return e.msg }
 
-func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
 
 // failure is a command that ran but whose result is a "no" (thresholds not
 // met, statements rejected); its message is already printed.
@@ -179,11 +270,16 @@ func (c *common) load() (*config.Config, string, error) {
 }
 
 // parse parses flags that may come before or after positional arguments.
+// -h or --help asks for the command's help (printed by Run to standard
+// output, exit 0); a flag it does not know is a usage error with the help.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, err
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, &helpText{commandHelp(fs)}
+			}
+			return nil, &usageError{msg: err.Error(), help: commandHelp(fs)}
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -194,9 +290,15 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// newFlagSet makes the flag set of the command name ("model init"), whose
+// synopsis in usage heads its help. Its errors and help are printed by Run.
 func newFlagSet(name string, e *env) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	if e.sawFlags != nil {
+		e.sawFlags(fs)
+	}
 	return fs
 }
 
@@ -204,8 +306,12 @@ func (e *env) sources(ctx context.Context, args []string) error {
 	fs := newFlagSet("sources", e)
 	var c common
 	c.register(fs)
-	if _, err := parse(fs, args); err != nil {
-		return usagef("%v", err)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("sources takes no arguments, got %q", pos[0])
 	}
 	cfg, dir, err := c.load()
 	if err != nil {
@@ -213,6 +319,9 @@ func (e *env) sources(ctx context.Context, args []string) error {
 	}
 	reg := registry.New(cfg, dir, e.registryOptions())
 	defer reg.Close()
+	if err := e.ensureDemo(ctx, reg, cfg, dir); err != nil {
+		return err
+	}
 	for _, n := range reg.Names() {
 		_, info, err := reg.Engine(ctx, n)
 		if err != nil {

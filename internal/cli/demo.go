@@ -2,14 +2,54 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/config"
 	"github.com/clarify-sql/clarify/internal/demo"
+	"github.com/clarify-sql/clarify/internal/registry"
 	"github.com/clarify-sql/clarify/internal/source"
 )
+
+// demoMode reports whether the registry of cfg serves the demo databases:
+// it does when the config names no sources.
+func demoMode(cfg *config.Config) bool { return cfg == nil || len(cfg.Sources) == 0 }
+
+// demoPath is where the registry keeps the demo database name.
+func demoPath(dataDir, name string) string {
+	return filepath.Join(dataDir, "demo", name+".db")
+}
+
+// ensureDemo generates the demo databases the registry serves when any is
+// missing — on first start — and says on stderr what it generated and
+// where. Once they exist it says nothing: the message comes once.
+func (e *env) ensureDemo(ctx context.Context, reg *registry.Registry, cfg *config.Config, dataDir string) error {
+	if !demoMode(cfg) {
+		return nil
+	}
+	var missing []string
+	for _, n := range demo.Names() {
+		_, err := os.Stat(demoPath(dataDir, n))
+		if errors.Is(err, os.ErrNotExist) {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	start := time.Now()
+	if err := reg.EnsureDemo(ctx); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "clarify: no sources configured, so generated the demo database(s) %s in %s (%s);\n"+
+		"  clarify demo regenerates them, --config FILE names your own databases (docs/config.md)\n",
+		strings.Join(missing, ", "), filepath.Join(dataDir, "demo"), time.Since(start).Round(100*time.Millisecond))
+	return nil
+}
 
 func (e *env) demo(ctx context.Context, args []string) error {
 	fs := newFlagSet("demo", e)
@@ -20,8 +60,18 @@ func (e *env) demo(ctx context.Context, args []string) error {
 	seed := fs.Int64("seed", 0, "generator seed (default 1)")
 	pg := fs.String("postgres", "", "also load the data into this PostgreSQL database (one schema per source)")
 	my := fs.String("mysql", "", "also load the data into this MySQL/MariaDB server (one database per source)")
-	if _, err := parse(fs, args); err != nil {
-		return usagef("%v", err)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("demo takes no arguments, got %q", pos[0])
+	}
+	err = checkConflicts(fs,
+		conflict{"dir", "data-dir", "--dir is where the files go, DATA_DIR/demo otherwise"},
+		conflict{"dir", "config", "--dir is where the files go, the config's data directory otherwise"})
+	if err != nil {
+		return err
 	}
 	asOf := time.Now().UTC()
 	if *asOfFlag != "" {

@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/clarify-sql/clarify/internal/config"
 	"github.com/clarify-sql/clarify/internal/engine"
@@ -47,7 +50,7 @@ func (e *env) eval(ctx context.Context, args []string) error {
 	fs.Var(&minErr, "min-error-match", "fail when a suite's error_match is lower")
 	files, err := parse(fs, args)
 	if err != nil {
-		return usagef("%v", err)
+		return err
 	}
 	switch *eng {
 	case "", engine.EngineRules, engine.EngineLLM, engine.EngineHybrid:
@@ -84,6 +87,9 @@ func (e *env) eval(ctx context.Context, args []string) error {
 	open := func(ctx context.Context, s *eval.Suite) (*engine.Engine, string, error) {
 		for _, n := range reg.Names() {
 			if n == s.Source {
+				if err := e.ensureDemo(ctx, reg, cfg, dir); err != nil {
+					return nil, "", err
+				}
 				en, _, err := reg.Engine(ctx, n)
 				return en, "", err
 			}
@@ -124,7 +130,7 @@ func (e *env) eval(ctx context.Context, args []string) error {
 		}
 		results = append(results, r)
 	}
-	eval.Print(e.stdout, results, *verbose)
+	printEval(e.stdout, results, *verbose)
 	if *jsonOut != "" {
 		data, err := json.MarshalIndent(results, "", "  ")
 		if err != nil {
@@ -146,6 +152,31 @@ func (e *env) eval(ctx context.Context, args []string) error {
 		return &failure{msg: fmt.Sprintf("%d threshold(s) not met", len(misses))}
 	}
 	return nil
+}
+
+// evalLegend explains the columns of eval's table (docs/eval.md says more).
+const evalLegend = `  accuracy       cases whose answer returns the gold SQL's rows
+  ask_recall     of the cases that must ask, the share that asked about the expected thing
+  false_ask      of the cases that must answer at once, the share that asked anyway
+  ask_precision  of the questions asked, the share that were expected
+  q/case         questions asked per case
+  error_match    of the cases that must fail, the share that failed with the expected code
+  p50/p99 ms     time per case, understanding to result (median, 99th percentile)
+  -              nothing to score: no case (or no question) of that kind
+`
+
+// printEval prints eval.Print's report with the legend under its table,
+// whose header and one line per suite come first.
+func printEval(w io.Writer, results []*eval.SuiteResult, verbose bool) {
+	var b bytes.Buffer
+	eval.Print(&b, results, verbose)
+	lines := strings.SplitAfter(b.String(), "\n")
+	n := min(1+len(results), len(lines))
+	fmt.Fprint(w, strings.Join(lines[:n], ""))
+	fmt.Fprint(w, evalLegend)
+	if rest := strings.Join(lines[n:], ""); rest != "" {
+		fmt.Fprint(w, "\n"+rest)
+	}
 }
 
 func draftNote(info registry.Info) string {

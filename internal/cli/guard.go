@@ -38,10 +38,13 @@ func (e *env) guardCmd(ctx context.Context, args []string) error {
 	asJSON := fs.Bool("json", false, "print one JSON object per statement")
 	pos, err := parse(fs, args)
 	if err != nil {
-		return usagef("%v", err)
+		return err
 	}
 	if len(pos) == 0 {
 		return usagef("guard needs at least one SQL statement in quotes")
+	}
+	if err := checkConflicts(fs, dbConflicts()...); err != nil {
+		return err
 	}
 	eng, closeFn, err := e.openEngine(ctx, c, *src, *db, *modelFile)
 	if err != nil {

@@ -13,13 +13,10 @@ import (
 	"github.com/clarify-sql/clarify/internal/config"
 )
 
-// key runs `clarify key new`: it makes an API key, prints it once, and
+// keyNew runs `clarify key new`: it makes an API key, prints it once, and
 // prints the lines to paste under server.api_keys. The key itself is
 // never stored; only its id and salted hash go into the config.
-func (e *env) key(_ context.Context, args []string) error {
-	if len(args) == 0 || args[0] != "new" {
-		return usagef("usage: clarify key new --user NAME [--expires 90d|YYYY-MM-DD] [--admin] [--group G]…")
-	}
+func (e *env) keyNew(_ context.Context, args []string) error {
 	fs := newFlagSet("key new", e)
 	user := fs.String("user", "", "the user the key stands for (required)")
 	expires := fs.String("expires", "", "when the key stops working: a number of days (90d), YYYY-MM-DD or RFC 3339 (default never)")
@@ -29,9 +26,9 @@ func (e *env) key(_ context.Context, args []string) error {
 		groups = append(groups, v)
 		return nil
 	})
-	pos, err := parse(fs, args[1:])
+	pos, err := parse(fs, args)
 	if err != nil {
-		return usagef("%v", err)
+		return err
 	}
 	if len(pos) > 0 {
 		return usagef("key new: unexpected argument %q", pos[0])

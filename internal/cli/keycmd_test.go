@@ -108,7 +108,7 @@ func TestKeyNewUsage(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{"no subcommand", []string{"key"}, "usage: clarify key new"},
+		{"no subcommand", []string{"key"}, "clarify key new --user NAME"},
 		{"no user", []string{"key", "new"}, "--user is required"},
 		{"bad expiry", []string{"key", "new", "--user", "ana", "--expires", "soon"}, "want a number of days"},
 		{"past date", []string{"key", "new", "--user", "ana", "--expires", "2001-01-01"}, "not in the future"},

@@ -9,24 +9,19 @@ import (
 	"github.com/clarify-sql/clarify/internal/llm"
 )
 
-const llmUsage = "usage: clarify llm check [--base-url URL] [--model NAME] [--timeout D]"
-
-// llmCmd runs `clarify llm check`: it probes the configured OpenAI-compatible
+// llmCheck runs `clarify llm check`: it probes the configured OpenAI-compatible
 // endpoint and prints what it supports. It exits 0 when the model answers.
-func (e *env) llmCmd(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] != "check" {
-		return usagef(llmUsage)
-	}
+func (e *env) llmCheck(ctx context.Context, args []string) error {
 	fs := newFlagSet("llm check", e)
 	base := fs.String("base-url", "", "the endpoint's API root (env "+llm.EnvBaseURL+")")
 	model := fs.String("model", "", "the model name (env "+llm.EnvModel+")")
 	timeout := fs.Duration("timeout", time.Minute, "bound for each probe call")
-	pos, err := parse(fs, args[1:])
+	pos, err := parse(fs, args)
 	if err != nil {
-		return usagef("%v", err)
+		return err
 	}
 	if len(pos) > 0 {
-		return usagef("llm check: unexpected argument %q\n%s", pos[0], llmUsage)
+		return &usageError{msg: fmt.Sprintf("llm check: unexpected argument %q", pos[0]), help: commandHelp(fs)}
 	}
 	cfg := llm.FromEnv()
 	if *base != "" {

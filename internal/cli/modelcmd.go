@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -24,27 +25,12 @@ func draftModel(ctx context.Context, db *sql.DB, d model.Dialect, name string) (
 	return introspect.Draft(s, name)
 }
 
-func (e *env) model(ctx context.Context, args []string) error {
-	if len(args) == 0 {
-		return usagef("model needs a subcommand: check, init or review")
-	}
-	switch args[0] {
-	case "check":
-		return e.modelCheck(ctx, args[1:])
-	case "init":
-		return e.modelInit(ctx, args[1:])
-	case "review":
-		return e.modelReview(ctx, args[1:])
-	}
-	return usagef("unknown model subcommand %q (want check, init or review)", args[0])
-}
-
 func (e *env) modelCheck(ctx context.Context, args []string) error {
 	fs := newFlagSet("model check", e)
 	dsn := fs.String("db", "", "also check the model against this database")
 	pos, err := parse(fs, args)
 	if err != nil {
-		return usagef("%v", err)
+		return err
 	}
 	if len(pos) != 1 {
 		return usagef("model check needs one model file")
@@ -80,11 +66,23 @@ func (e *env) modelInit(ctx context.Context, args []string) error {
 	dsn := fs.String("db", "", "database to introspect (sqlite:PATH, postgres://…, mysql://…)")
 	out := fs.String("out", "", "write the model here (default: standard output)")
 	name := fs.String("name", "", "source name (default: from the database)")
-	if _, err := parse(fs, args); err != nil {
-		return usagef("%v", err)
+	force := fs.Bool("force", false, "overwrite the --out file if it exists")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("model init takes no arguments, got %q (the database goes in --db)", pos[0])
 	}
 	if *dsn == "" {
 		return usagef("model init needs --db DSN")
+	}
+	if *force && *out == "" {
+		return usagef("--force goes with --out: it overwrites that file")
+	}
+	// refused before the database is read, and again when writing
+	if _, err := os.Stat(*out); *out != "" && !*force && err == nil {
+		return existsError(*out)
 	}
 	t, err := source.ParseDSN(*dsn)
 	if err != nil {
@@ -109,10 +107,39 @@ func (e *env) modelInit(ctx context.Context, args []string) error {
 		_, err = e.stdout.Write(data)
 		return err
 	}
-	if err := os.WriteFile(*out, data, 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", *out, err)
+	if err := writeModel(*out, data, *force); err != nil {
+		return err
 	}
 	fmt.Fprintf(e.stderr, "wrote %s\n", *out)
+	return nil
+}
+
+// existsError refuses to overwrite path; it wraps os.ErrExist.
+func existsError(path string) error {
+	return fmt.Errorf("refusing to overwrite %s: %w; pass --force to replace it", path, os.ErrExist)
+}
+
+// writeModel writes a drafted model to path; an existing file is
+// overwritten only with force.
+func writeModel(path string, data []byte, force bool) error {
+	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	if !force {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	}
+	f, err := os.OpenFile(path, flags, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		return existsError(path)
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
 	return nil
 }
 

@@ -48,7 +48,7 @@ func (e *env) modelReview(ctx context.Context, args []string) error {
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	pos, err := parse(fs, args)
 	if err != nil {
-		return usagef("%v", err)
+		return err
 	}
 	if len(pos) > 0 {
 		return usagef("model review takes no arguments, got %q", pos[0])

@@ -39,7 +39,7 @@ func (e *env) serve(ctx context.Context, args []string) error {
 		return nil
 	})
 	if _, err := parse(fs, args); err != nil {
-		return usagef("%v", err)
+		return err
 	}
 	cfg, dir, err := c.load()
 	if err != nil {
@@ -87,7 +87,7 @@ func (e *env) serve(ctx context.Context, args []string) error {
 	}
 	reg := registry.New(cfg, dir, e.registryOptions())
 	defer reg.Close()
-	if err := reg.EnsureDemo(ctx); err != nil {
+	if err := e.ensureDemo(ctx, reg, cfg, dir); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
