@@ -1,12 +1,10 @@
-// Package config is Clarify's configuration: where data lives and which
-// sources are served. One precedence everywhere: command-line flags, then
-// environment variables, then the config file, then defaults.
 package config
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -21,7 +19,8 @@ import (
 // Config is the whole configuration. The zero value means defaults.
 type Config struct {
 	// DataDir holds generated demo data and the default store (default:
-	// $CLARIFY_DATA_DIR, else the user's data directory + /clarify).
+	// $CLARIFY_DATA_DIR, else the user's data directory + /clarify);
+	// relative to the config file.
 	DataDir string `yaml:"data_dir,omitempty"`
 	// Sources are the databases served; with none, the four demo sources.
 	Sources []Source `yaml:"sources,omitempty"`
@@ -42,11 +41,13 @@ type Config struct {
 type Source struct {
 	// Name identifies the source in questions (--source, "source" in the API).
 	Name string `yaml:"name"`
-	// DSN: sqlite:PATH, postgres://… or mysql://…. Passwords belong in the
-	// environment: ${VAR} is replaced by the variable's value.
+	// DSN: sqlite:PATH (PATH relative to the config file), postgres://… or
+	// mysql://…. Passwords belong in the environment: ${VAR} is replaced
+	// by the variable's value.
 	DSN string `yaml:"dsn"`
-	// Model is the path of the model YAML (relative to the config file);
-	// empty means a model drafted from the database.
+	// Model is the path of the model YAML (relative to the config file),
+	// or builtin:NAME for a demo model; empty means a model drafted from
+	// the database.
 	Model string `yaml:"model,omitempty"`
 	// Now fixes the source's clock to a date (YYYY-MM-DD); default real time.
 	Now string `yaml:"now,omitempty"`
@@ -95,8 +96,9 @@ var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 type Server struct {
 	// Addr is the listen address (default 127.0.0.1:8080; env CLARIFY_ADDR).
 	Addr string `yaml:"addr,omitempty"`
-	// Store is sqlite:PATH or postgres://… (default sqlite:DATA_DIR/clarify.db;
-	// env CLARIFY_STORE).
+	// Store is sqlite:PATH (PATH relative to the config file) or
+	// postgres://…, with ${VAR} replaced as in a source's DSN (default
+	// sqlite:DATA_DIR/clarify.db; env CLARIFY_STORE).
 	Store string `yaml:"store,omitempty"`
 	// APIKeys map keys (as salted hashes, never in clear) to users; with
 	// no authentication at all (no keys, oidc or trusted_proxy) the server
@@ -113,8 +115,9 @@ type Server struct {
 	// AllowedHosts are the names requests may carry in Host besides
 	// loopback names and IP addresses (default none; flag --allowed-host).
 	AllowedHosts []string `yaml:"allowed_hosts,omitempty"`
-	// TLSCert and TLSKey are PEM files; with both, serve speaks HTTPS
-	// (default plain HTTP; flags --tls-cert, --tls-key).
+	// TLSCert and TLSKey are PEM files, relative to the config file; with
+	// both, serve speaks HTTPS (default plain HTTP; flags --tls-cert,
+	// --tls-key).
 	TLSCert string `yaml:"tls_cert,omitempty"`
 	TLSKey  string `yaml:"tls_key,omitempty"`
 	// AllowInsecureHTTP lets API keys travel over plain HTTP beyond
@@ -213,49 +216,78 @@ type APIKey struct {
 	Admin bool `yaml:"admin,omitempty"`
 }
 
-// Load reads a config file strictly: unknown keys are errors naming the
-// file and line.
+// Load reads the config file at path with Parse, relative paths being
+// relative to the file's directory.
 func Load(path string) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read config: %w", err)
 	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	c, err := Parse(path, data, filepath.Dir(abs))
+	if err != nil {
+		return nil, err
+	}
+	c.file = path
+	return c, nil
+}
+
+// Parse decodes one YAML document of configuration strictly (unknown keys
+// are errors naming the line), replaces ${VAR} in DSNs by the variable's
+// value, makes every relative path absolute against dir (see
+// resolvePaths; "" is the working directory) and validates the result.
+// name (the file) prefixes its errors. An empty document is the zero
+// Config.
+func Parse(name string, data []byte, dir string) (*Config, error) {
 	c := &Config{}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	if err := dec.Decode(c); err != nil {
-		return nil, fmt.Errorf("%s: %s", path, yamlMessage(err))
+	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: %s", name, yamlMessage(err))
 	}
-	c.file = path
-	dir := filepath.Dir(path)
+	var more yaml.Node
+	if err := dec.Decode(&more); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: a config file holds one YAML document", name)
+	}
+	expand := func(m string) string { return os.Getenv(m[2 : len(m)-1]) }
 	for i := range c.Sources {
-		s := &c.Sources[i]
-		s.DSN = envRef.ReplaceAllStringFunc(s.DSN, func(m string) string { return os.Getenv(m[2 : len(m)-1]) })
-		if s.Model != "" && !filepath.IsAbs(s.Model) {
-			s.Model = filepath.Join(dir, s.Model)
-		}
-		if p, ok := strings.CutPrefix(s.DSN, "sqlite:"); ok && !filepath.IsAbs(p) {
-			s.DSN = "sqlite:" + filepath.Join(dir, p)
-		}
+		c.Sources[i].DSN = envRef.ReplaceAllStringFunc(c.Sources[i].DSN, expand)
 	}
-	for _, p := range []*string{&c.Server.TLSCert, &c.Server.TLSKey} {
-		if *p != "" && !filepath.IsAbs(*p) {
-			*p = filepath.Join(dir, *p)
+	c.Server.Store = envRef.ReplaceAllStringFunc(c.Server.Store, expand)
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("%s: resolve relative paths: %w", name, err)
 		}
+		dir = wd
 	}
+	c.resolvePaths(dir)
 	if err := c.Validate(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return c, nil
 }
 
+// yamlMessage renders a decoding error for people: every problem, an
+// unknown key as "line N: unknown key "k" in source".
 func yamlMessage(err error) string {
+	msgs := []string{err.Error()}
 	var te *yaml.TypeError
 	if errors.As(err, &te) {
-		return strings.Join(te.Errors, "; ")
+		msgs = te.Errors
 	}
-	return err.Error()
+	for i, m := range msgs {
+		if sm := unknownField.FindStringSubmatch(m); sm != nil {
+			msgs[i] = fmt.Sprintf("%sunknown key %q in %s", sm[1], sm[2], strings.ToLower(sm[3]))
+		}
+	}
+	return strings.Join(msgs, "; ")
 }
+
+var unknownField = regexp.MustCompile(`^(line \d+: )field (.*) not found in type config\.(\w+)$`)
 
 // Validate checks the configuration.
 func (c *Config) Validate() error {
@@ -324,7 +356,9 @@ func (c *Config) Validate() error {
 func (c *Config) File() string { return c.file }
 
 // ResolveDataDir applies the precedence flag → CLARIFY_DATA_DIR → config →
-// the user's data directory.
+// the user's data directory. The flag and the variable are relative to
+// the working directory; the config's data_dir was made absolute against
+// its file by Load.
 func ResolveDataDir(flag string, c *Config) (string, error) {
 	switch {
 	case flag != "":

@@ -1,0 +1,4 @@
+package config
+
+// ResolvePaths exposes resolvePaths to the fuzz target.
+func ResolvePaths(c *Config, dir string) { c.resolvePaths(dir) }
