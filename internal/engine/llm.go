@@ -126,7 +126,7 @@ func (e *Engine) hybridTurn(ctx context.Context, req Request) (*Outcome, error) 
 	return mout, merr
 }
 
-// llmTurn answers a turn with the language model (seed 000's dual mode):
+// llmTurn answers a turn with the language model (the dual-mode reply):
 // the rules' interpretation supplies the scope, the linked entities and a
 // summary; the model replies with SQL, a question or a refusal.
 func (e *Engine) llmTurn(ctx context.Context, req Request) (*Outcome, error) {
@@ -189,10 +189,11 @@ func (e *Engine) llmTurn(ctx context.Context, req Request) (*Outcome, error) {
 			return nil, err
 		}
 		ask := reply.Clarification
-		if reply.Kind == llmreply.KindSQL {
+		answers := reply.Kind == llmreply.KindSQL || reply.Kind == llmreply.KindPlan
+		if answers {
 			ask = valueQuestion(reply.Values, req.Resolved)
 		}
-		if ask == nil || (reply.Kind == llmreply.KindSQL && round > 0) {
+		if ask == nil || (answers && round > 0) {
 			break
 		}
 		if req.Interactive {
@@ -229,6 +230,25 @@ func (e *Engine) llmTurn(ctx context.Context, req Request) (*Outcome, error) {
 		out.Clarification = c
 		return out, nil
 	}
+	as := append(guessed, reply.Assumptions...)
+	for _, v := range reply.Values {
+		as = append(as, v.Assumption())
+	}
+	out.Assumptions = as
+	if reply.Kind == llmreply.KindPlan {
+		ans, err := e.answerPlan(ctx, req, q, reply, as)
+		if err != nil {
+			return nil, err
+		}
+		ans.Warnings = in.Warnings
+		ans.TimingsMS["understand"] = ms(tUnderstand)
+		ans.TimingsMS["llm"] = ms(cost.latency)
+		ans.TimingsMS["llm_tokens"] = float64(cost.tokens)
+		ans.TimingsMS["total"] = ms(time.Since(start))
+		out.Status = StatusAnswered
+		out.Answer = ans
+		return out, nil
+	}
 	// KindSQL: the model's statement is data until the guard has checked it
 	t2 := time.Now()
 	if done == nil {
@@ -241,11 +261,6 @@ func (e *Engine) llmTurn(ctx context.Context, req Request) (*Outcome, error) {
 	res, ran := done.res, done.st
 	tExec := time.Since(t2)
 	req.progress("execute", tExec)
-	as := append(guessed, reply.Assumptions...)
-	for _, v := range reply.Values {
-		as = append(as, v.Assumption())
-	}
-	out.Assumptions = as
 	ans := &Answer{
 		Statement: fmt.Sprintf("Written by the language model (%s) and checked by the guard: %d row(s).", e.opt.LLM.Model(), len(res.Rows)),
 		SQL:       reply.SQL, SQLFormatted: sqlfmt.Format(reply.SQL), Params: []any{}, Dialect: string(e.src.Dialect()),
@@ -284,7 +299,7 @@ func (e *Engine) modelReply(ctx context.Context, req Request, q *query.Query, lr
 
 // valueQuestion is the question a model's statement raises when it
 // compares a column with a value the data does not hold and the data has
-// values it may have meant (seed 003: invalid, 0.3): "Which analyte did
+// values it may have meant (an invalid value has confidence 0.3): "Which analyte did
 // you mean by "vitamin d"?", the values as options, the closest the best
 // guess. A value the user already chose (the question is resolved) or one
 // with nothing close is not asked: it stays an assumption the answer shows.
@@ -367,11 +382,11 @@ func (e *Engine) scopeFirst(in *understand.Interpretation, req Request) (*unders
 // scoped tables when the turn names no scope value and no limit applies:
 // the rules would have asked whose data it is, and the guard checks an
 // unscoped turn without limiting it.
-func (e *Engine) scopedEnough(q *query.Query, lim *understand.ScopeLimit, sql string) error {
+func (e *Engine) scopedEnough(q *query.Query, lim *understand.ScopeLimit, sql string, args []any) error {
 	if e.src.Model.Scope == nil || lim != nil || q != nil {
 		return nil
 	}
-	_, err := e.guard.Check(sql, nil, &guard.Scope{None: true})
+	_, err := e.guard.Check(sql, args, &guard.Scope{None: true})
 	if ge, ok := guard.IsRejection(err); ok && ge.Code == guard.CodeScope {
 		return &Error{Code: CodeScopeRequired, Message: "the statement reads " + scopeNoun(e.src.Model) + " data: the question must name which " + scopeNoun(e.src.Model) + " it is about", Err: err}
 	}

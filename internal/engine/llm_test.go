@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -352,6 +353,42 @@ func TestLLMValueQuestion(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("assumptions %+v: want the best guess Glucose", out.Answer.Assumptions)
+		}
+	})
+}
+
+// TestLLMPlan: a plan reply is compiled by the rules' compiler — values
+// bound, a statement in words, a chart — and runs limited to the turn's
+// patient; a plan filtering on another patient is refused by the guard.
+func TestLLMPlan(t *testing.T) {
+	t.Run("average by month", func(t *testing.T) {
+		e, srv := llmEngine(t, "labs", "plan.yaml", engine.EngineLLM)
+		engine.DualMode(e)
+		out, err := e.Turn(context.Background(), engine.Request{Question: "average glucose of Ivan Petrov by month", Interactive: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := out.Answer
+		if out.Status != engine.StatusAnswered || a.Engine != engine.EngineLLM || srv.Requests() != 1 {
+			t.Fatalf("status %s engine %v after %d calls", out.Status, a, srv.Requests())
+		}
+		if strings.Contains(a.SQL, "Glucose") || !slices.Contains(a.Params, any("Glucose")) {
+			t.Errorf("sql %q params %v: want the value bound, not written into the SQL", a.SQL, a.Params)
+		}
+		months := count(t, e, "SELECT count(DISTINCT strftime('%Y-%m', test_date)) FROM lab_results WHERE patient_id = 'L1' AND analyte = 'Glucose' AND value > 0")
+		if fmt.Sprint(int64(a.RowCount)) != fmt.Sprint(months) || a.Statement == "" || a.Chart.Type == "none" {
+			t.Errorf("%d rows (want %v months), statement %q, chart %q", a.RowCount, months, a.Statement, a.Chart.Type)
+		}
+		if len(a.Assumptions) == 0 {
+			t.Errorf("the model's assumption is not shown")
+		}
+	})
+	t.Run("another patient", func(t *testing.T) {
+		e, _ := llmEngine(t, "labs", "plan_other_patient.yaml", engine.EngineLLM)
+		engine.DualMode(e)
+		_, err := e.Turn(context.Background(), engine.Request{Question: "how many results does Ivan Petrov have", Interactive: true})
+		if engine.Code(err) != engine.CodeScopeViolation {
+			t.Errorf("got %v, want %s: the plan reads another patient than Ivan Petrov", err, engine.CodeScopeViolation)
 		}
 	})
 }

@@ -1,6 +1,6 @@
 package engine
 
-// The tool loop (seed 004's conversational tool use) for engine llm: the
+// The tool loop (conversational tool use) for engine llm: the
 // model searches stored values, reads an entity's description and runs
 // guarded statements before it gives its final statement or asks the
 // user. Every statement it writes — explored or final — runs only as the
@@ -35,7 +35,7 @@ const (
 	// maxToolRows bounds the rows run_sql returns to the model.
 	maxToolRows = 50
 	// minSimilarity is the least similarity a value must have to a search
-	// text to be returned (seed 004's threshold).
+	// text to be returned (the tool loop's threshold).
 	minSimilarity = 0.3
 	// maxToolCell bounds each string the tools return, in bytes.
 	maxToolCell = 200
@@ -313,7 +313,7 @@ func (e *Engine) callTool(ctx context.Context, req Request, q *query.Query, vals
 // model when the turn names no scope, else through runChecked with the
 // turn's scope and limits.
 func (e *Engine) runFinal(ctx context.Context, req Request, q *query.Query, sql string) (*source.Result, *guard.Statement, error) {
-	if err := e.scopedEnough(q, req.Scope, sql); err != nil {
+	if err := e.scopedEnough(q, req.Scope, sql, nil); err != nil {
 		return nil, nil, err
 	}
 	res, st, err := e.runChecked(ctx, req.Scope, q, sql, nil, 0)

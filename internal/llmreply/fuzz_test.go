@@ -61,6 +61,16 @@ func FuzzParse(f *testing.F) {
 			if r.Reason == "" {
 				t.Fatal("unanswerable without a reason")
 			}
+		case llmreply.KindPlan:
+			p := r.Plan
+			if p == nil || p.Table == nil || p.Limit < 0 {
+				t.Fatalf("plan %+v", p)
+			}
+			for _, f := range p.Filters {
+				if f.Column == nil || f.Column.Entity() == nil {
+					t.Fatalf("filter on a column not in the model: %+v", f)
+				}
+			}
 		default:
 			t.Fatalf("kind %q", r.Kind)
 		}

@@ -201,9 +201,15 @@ func fromJSON(o map[string]json.RawMessage, m *model.Model, vals Values) (Reply,
 		}
 		return Reply{Kind: KindUnanswerable, Reason: reason}, nil
 	case KindPlan:
-		// The place for plans: decode into a query plan, validate it
-		// against m and return it in Reply. Not read yet.
-		return Reply{}, fail(ErrUnsupported, "kind %q", kind)
+		raw, ok := o["plan"]
+		if !ok || string(raw) == "null" {
+			return Reply{}, planError("kind plan without a plan")
+		}
+		p, values, err := readPlan(raw, m, vals)
+		if err != nil {
+			return Reply{}, err
+		}
+		return Reply{Kind: KindPlan, Plan: p, Values: values, Assumptions: assumptions}, nil
 	}
 	return Reply{}, fail(ErrMalformed, "unknown kind %q", bound(string(kind), 40))
 }
@@ -235,7 +241,7 @@ func readOptions(v json.RawMessage) []rawOption {
 }
 
 // readClarification reads the question, the options and the best guess
-// (an index, or -1), also from seed 000's "clarifications" list.
+// (an index, or -1), also from the older "clarifications" list.
 func readClarification(o map[string]json.RawMessage) (string, []rawOption, int) {
 	q, opts := str(o, "question"), readOptions(o["options"])
 	if q == "" || len(opts) == 0 {

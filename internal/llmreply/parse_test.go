@@ -59,7 +59,7 @@ func record(r llmreply.Reply, err error) outcome {
 	}
 	o := outcome{Error: err.Error()}
 	for name, target := range map[string]error{"ErrTooLarge": llmreply.ErrTooLarge, "ErrMalformed": llmreply.ErrMalformed,
-		"ErrNoOptions": llmreply.ErrNoOptions, "ErrUnsupported": llmreply.ErrUnsupported} {
+		"ErrNoOptions": llmreply.ErrNoOptions, "ErrPlan": llmreply.ErrPlan} {
 		if errors.Is(err, target) {
 			o.Is = name
 		}
@@ -171,7 +171,8 @@ func TestParse(t *testing.T) {
 		{name: "ungrounded_options", kind: llmreply.KindClarification, options: []string{"Results within the reference range*", "Latest glucose below 100"}},
 		{name: "all_ungrounded", err: llmreply.ErrNoOptions},
 		{name: "injection_prose", err: llmreply.ErrMalformed},
-		{name: "plan", err: llmreply.ErrUnsupported},
+		{name: "plan", kind: llmreply.KindPlan},
+		{name: "plan_unknown_column", err: llmreply.ErrPlan},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -202,6 +203,58 @@ func TestParse(t *testing.T) {
 				if !strings.Contains(r.Reason, tc.reason) {
 					t.Errorf("reason = %q, want it to contain %q", r.Reason, tc.reason)
 				}
+			case llmreply.KindPlan:
+				checkPlan(t, r)
+			}
+		})
+	}
+}
+
+// checkPlan states what testdata/replies/plan.txt must read as: every
+// name the model's own, the number typed for its column, the text value
+// checked against the stored ones.
+func checkPlan(t *testing.T, r llmreply.Reply) {
+	t.Helper()
+	p := r.Plan
+	if p == nil || p.Table.Name != "lab_results" || p.Agg == nil || p.Agg.Func != "avg" || p.Agg.Column.Name != "value" {
+		t.Fatalf("plan %+v: want the average of lab_results.value", p)
+	}
+	if len(p.Filters) != 2 || p.Filters[0].Column.Name != "analyte" || p.Filters[1].Op != ">" || p.Filters[1].Values[0] != int64(100) {
+		t.Errorf("filters %+v: want analyte = glucose and value > 100 (a number)", p.Filters)
+	}
+	if len(p.Group) != 1 || p.Group[0].Column.Name != "test_date" || p.Group[0].Bucket != "month" {
+		t.Errorf("group %+v: want test_date by month", p.Group)
+	}
+	if len(r.Values) != 1 || r.Values[0].Valid || !slices.Contains(r.Values[0].Alternatives, "Glucose") {
+		t.Errorf("values %+v: want 'glucose' not valid, Glucose offered", r.Values)
+	}
+	if len(r.Assumptions) != 1 {
+		t.Errorf("assumptions %+v: want the one stated", r.Assumptions)
+	}
+}
+
+// TestParsePlanRefused: a plan naming what the model lacks, or of the
+// wrong shape, is refused with a hint that says what was wrong.
+func TestParsePlanRefused(t *testing.T) {
+	t.Parallel()
+	m := labs(t)
+	for _, tc := range []struct{ name, plan, hint string }{
+		{"unknown table", `{"table": "blood_pressure"}`, "unknown table"},
+		{"unknown function", `{"table": "lab_results", "aggregate": {"function": "median", "column": "value"}}`, "unknown aggregate"},
+		{"sum of text", `{"table": "lab_results", "aggregate": {"function": "sum", "column": "analyte"}}`, "does not hold numbers"},
+		{"unknown operator", `{"table": "lab_results", "filters": [{"column": "value", "op": "~", "values": [1]}]}`, "unknown operator"},
+		{"text for a number", `{"table": "lab_results", "filters": [{"column": "value", "op": ">", "values": ["high"]}]}`, "holds numbers"},
+		{"is null with a value", `{"table": "lab_results", "filters": [{"column": "value", "op": "is null", "values": [1]}]}`, "no value"},
+		{"bucket of text", `{"table": "lab_results", "group_by": [{"column": "analyte", "bucket": "month"}]}`, "holds no dates"},
+		{"SQL as a column", `{"table": "lab_results", "columns": ["value); DROP TABLE lab_results; --"]}`, "unknown column"},
+		{"negative limit", `{"table": "lab_results", "limit": -1}`, "out of range"},
+		{"no plan", `null`, "without a plan"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := llmreply.Parse(`{"kind": "plan", "plan": `+tc.plan+`}`, m)
+			var e *llmreply.Error
+			if !errors.Is(err, llmreply.ErrPlan) || !errors.As(err, &e) || !strings.Contains(e.Hint(), tc.hint) {
+				t.Errorf("error %v: want ErrPlan with a hint saying %q", err, tc.hint)
 			}
 		})
 	}

@@ -68,7 +68,8 @@ const (
 const systemText = `You turn questions about a SQL database into one reply. You never guess silently.
 
 Reply with exactly one JSON object matching the schema, and nothing else:
-- {"kind":"sql","sql":"SELECT …","assumptions":[{"term":"…","chosen":"…","why":"…"}]} when the question can be answered: one read-only SELECT (or WITH … SELECT) statement in the %s dialect, using only the tables and columns described in the data. State every choice you made as an assumption.
+- {"kind":"plan","plan":{"table":"…","aggregate":{"function":"count|count_distinct|sum|avg|min|max","column":"table.column or null"},"filters":[{"column":"table.column","op":"= != < <= > >= in, not in, is null, is not null, like","values":["…"]}],"group_by":[{"column":"table.column","bucket":"day|week|month|year or null"}],"columns":["table.column"],"order_by":[{"column":"table.column","desc":true}],"limit":10},"assumptions":[…]} — preferred whenever the question is a list, a count, a total, an average, a minimum or maximum, or a breakdown by a column or by time of one table's rows, filtered by columns of that table or of related tables: name only tables and columns described in the data. aggregate null lists rows.
+- {"kind":"sql","sql":"SELECT …","assumptions":[{"term":"…","chosen":"…","why":"…"}]} when a plan cannot express the question: one read-only SELECT (or WITH … SELECT) statement in the %s dialect, using only the tables and columns described in the data. State every choice you made as an assumption.
 - {"kind":"clarification","question":"…","options":[{"label":"…","description":"…"}],"best_guess":0} when a word could mean several different things in this data: 2 to 4 options, each naming a table, column or value from the data; best_guess is the index of the option you would pick.
 - {"kind":"unanswerable","reason":"…"} when the data described cannot answer the question.
 Use null for the fields a kind does not use.
@@ -300,9 +301,60 @@ func Schema() json.RawMessage { return json.RawMessage(replySchema) }
 const replySchema = `{
  "type": "object",
  "additionalProperties": false,
- "required": ["kind", "sql", "question", "options", "best_guess", "reason", "assumptions"],
+ "required": ["kind", "plan", "sql", "question", "options", "best_guess", "reason", "assumptions"],
  "properties": {
-  "kind": {"type": "string", "enum": ["sql", "clarification", "unanswerable"]},
+  "kind": {"type": "string", "enum": ["plan", "sql", "clarification", "unanswerable"]},
+  "plan": {
+   "type": ["object", "null"],
+   "description": "what to read, filter, aggregate, group and order (kind plan)",
+   "additionalProperties": false,
+   "required": ["table", "aggregate", "filters", "group_by", "columns", "order_by", "limit"],
+   "properties": {
+    "table": {"type": "string"},
+    "aggregate": {
+     "type": ["object", "null"],
+     "additionalProperties": false,
+     "required": ["function", "column"],
+     "properties": {
+      "function": {"type": "string", "enum": ["count", "count_distinct", "sum", "avg", "min", "max"]},
+      "column": {"type": ["string", "null"]}
+     }
+    },
+    "filters": {
+     "type": "array",
+     "items": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["column", "op", "values"],
+      "properties": {
+       "column": {"type": "string"},
+       "op": {"type": "string", "enum": ["=", "!=", "<", "<=", ">", ">=", "in", "not in", "is null", "is not null", "like"]},
+       "values": {"type": "array", "items": {"type": ["string", "number", "boolean"]}}
+      }
+     }
+    },
+    "group_by": {
+     "type": "array",
+     "items": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["column", "bucket"],
+      "properties": {"column": {"type": "string"}, "bucket": {"type": ["string", "null"], "enum": ["day", "week", "month", "year", null]}}
+     }
+    },
+    "columns": {"type": "array", "items": {"type": "string"}},
+    "order_by": {
+     "type": "array",
+     "items": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["column", "desc"],
+      "properties": {"column": {"type": "string"}, "desc": {"type": "boolean"}}
+     }
+    },
+    "limit": {"type": ["integer", "null"]}
+   }
+  },
   "sql": {"type": ["string", "null"], "description": "one read-only SELECT statement (kind sql)"},
   "question": {"type": ["string", "null"], "description": "the question to the user (kind clarification)"},
   "options": {

@@ -11,9 +11,8 @@ import (
 // Kind is what a reply is.
 type Kind string
 
-// Reply kinds. KindPlan is reserved for a reply carrying a query plan
-// (preferred over SQL once plans can be validated here); Parse does not
-// read it yet and reports ErrUnsupported for it.
+// Reply kinds. A plan is preferred to SQL: it is checked name by name
+// against the semantic model and compiled by the rules' own compiler.
 const (
 	KindSQL           Kind = "sql"
 	KindClarification Kind = "clarification"
@@ -39,7 +38,8 @@ const (
 	MaxAssumptions = 8
 )
 
-// Confidence of what a model chose (seed 003): a value that is one of its
+// Confidence of what a model chose (docs/design.md, section "Slots,
+// methods and confidence"): a value that is one of its
 // column's allowed values, one that is not, and an assumption the model
 // stated, which nothing checks.
 const (
@@ -54,14 +54,17 @@ type Reply struct {
 	Kind Kind `json:"kind"`
 	// SQL is the statement of a sql reply, not yet checked by the guard.
 	SQL string `json:"sql,omitempty"`
+	// Plan is the query plan of a plan reply, its names checked against
+	// the model.
+	Plan *Plan `json:"-"`
 	// Clarification is the question of a clarification reply.
 	Clarification *Clarification `json:"clarification,omitempty"`
 	// Reason says why an unanswerable reply cannot be answered.
 	Reason string `json:"reason,omitempty"`
 	// Assumptions are the choices the model said it made.
 	Assumptions []clarify.Assumption `json:"assumptions,omitempty"`
-	// Values are the literals of SQL compared with columns that have
-	// allowed values, each checked against them.
+	// Values are the literals of SQL (or a plan's filters) compared with
+	// columns that have allowed values, each checked against them.
 	Values []Value `json:"values,omitempty"`
 	// Prose is set when the reply was read from plain words, not JSON.
 	Prose bool `json:"prose,omitempty"`
@@ -156,9 +159,9 @@ var (
 	// ErrNoOptions: the reply asks a question with fewer than MinOptions
 	// options grounded in the model or the data; it is not shown.
 	ErrNoOptions = errors.New("clarification without enough grounded options")
-	// ErrUnsupported: the reply is of a kind this version does not read
-	// (a plan).
-	ErrUnsupported = errors.New("reply kind not supported")
+	// ErrPlan: the reply's plan names a table, column, function or
+	// operator the model does not have, or gives a value of the wrong type.
+	ErrPlan = errors.New("plan not usable")
 )
 
 // Error is a reply Parse could not use. The engine asks the model once
@@ -187,6 +190,9 @@ func (e *Error) Hint() string {
 		return fmt.Sprintf("Your question had fewer than %d options naming things in the data. Reply again with one JSON object: "+
 			"either kind \"sql\", or kind \"clarification\" with %d to %d options that each name a table, column or value from the data, "+
 			"or kind \"unanswerable\" with a reason.", MinOptions, MinOptions, MaxOptions)
+	case errors.Is(e.Err, ErrPlan):
+		return "Your plan could not be used (" + bound(e.Detail, MaxText) + "). Use only the tables and columns described in the data. " +
+			"Reply again with one JSON object as described: a plan, a statement, a question or unanswerable."
 	case errors.Is(e.Err, ErrTooLarge):
 		return "Your reply was too long. Reply again with one short JSON object as described."
 	default:
