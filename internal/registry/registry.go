@@ -1,7 +1,3 @@
-// Package registry opens the sources one Clarify serves — the demo
-// databases (generated into the data directory on first use, with their
-// embedded models), sources from a config file, or one DSN with a model —
-// into engines, each checked against its database before use.
 package registry
 
 import (
@@ -11,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -109,11 +106,16 @@ type Info struct {
 }
 
 // New builds a registry: the config's sources, or the four demo sources
-// under dataDir/demo when the config has none.
+// under dataDir/demo when the config has none. Of sources with the same
+// name (config.Validate refuses them) the first is kept.
 func New(cfg *config.Config, dataDir string, opt Options) *Registry {
 	r := &Registry{dataDir: dataDir, opt: opt, engines: map[string]*entry{}}
 	if cfg != nil && len(cfg.Sources) > 0 {
-		r.sources = cfg.Sources
+		for _, s := range cfg.Sources {
+			if !slices.ContainsFunc(r.sources, func(o config.Source) bool { return o.Name == s.Name }) {
+				r.sources = append(r.sources, s)
+			}
+		}
 		return r
 	}
 	r.demo = true
@@ -162,6 +164,7 @@ func (r *Registry) Engine(ctx context.Context, name string) (*engine.Engine, Inf
 	for i := range r.sources {
 		if r.sources[i].Name == name {
 			cfg = &r.sources[i]
+			break
 		}
 	}
 	if cfg == nil {
@@ -258,7 +261,9 @@ func (r *Registry) Close() error {
 		e := r.engines[n]
 		e.mu.Lock()
 		if e.eng != nil {
-			errs = append(errs, e.eng.Source().Close())
+			if err := e.eng.Source().Close(); err != nil {
+				errs = append(errs, fmt.Errorf("close source %s: %w", n, err))
+			}
 		}
 		e.mu.Unlock()
 	}
