@@ -88,7 +88,8 @@ type exception struct {
 }
 
 // steps are the steps of a question that are functions of (model,
-// question, confirmed slots, clock) in ARCHITECTURE §1; they read no
+// question, confirmed slots, clock) (docs/design.md, section "The flow of
+// a question"); they read no
 // database and no network (source is the one step that does).
 var steps = []string{
 	"internal/model", "internal/understand/...", "internal/query", "internal/clarify",

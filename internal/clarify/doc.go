@@ -2,7 +2,7 @@
 // ask — and what to ask. It sits between understanding and planning in the
 // flow of a question.
 //
-// Route applies the confidence tiers of ARCHITECTURE §4 (≥ 0.85 silent,
+// Route applies the confidence tiers of docs/design.md (≥ 0.85 silent,
 // 0.60–0.85 shown as an assumption, below 0.60 or a vague/near-tie/missing
 // slot asked), picks at most one question per turn by priority (critical →
 // important → helpful), stops asking after the model's max rounds, and in

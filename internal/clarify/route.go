@@ -7,7 +7,7 @@ import (
 	"github.com/clarify-sql/clarify/internal/understand"
 )
 
-// Confidence tiers (ARCHITECTURE §4); a boundary goes to the higher tier.
+// Confidence tiers (docs/design.md, section "Confidence and routing"); a boundary goes to the higher tier.
 const (
 	Silent = 0.85 // at or above: applied silently
 	Assume = 0.60 // at or above: applied and shown as an assumption

@@ -104,7 +104,7 @@ type Answer struct {
 	Remember        bool   `json:"remember,omitempty"`
 }
 
-// Result is the outcome of a turn, in the shapes of spec/api.md.
+// Result is the outcome of a turn, in the shapes of docs/api.md.
 type Result struct {
 	ConversationID string                `json:"conversation_id"`
 	Status         string                `json:"status"`

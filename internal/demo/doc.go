@@ -4,12 +4,12 @@
 //
 // The demo data sits underneath everything else: `clarify demo` and the
 // server's first start write the sources into SQLite files with EnsureSQLite,
-// the evaluation suites in shared/eval run their gold SQL against those files,
+// the evaluation suites (docs/eval.md) run their gold SQL against those files,
 // and the integration tests of other packages load the very same rows into
 // PostgreSQL (LoadPostgres) and MySQL/MariaDB (LoadMySQL).
 //
 // The tables, columns, fixed rows and value domains are a contract written
-// down in shared/spec/demo-data.md. Generation is deterministic: every dataset
+// down in docs/demo.md. Generation is deterministic: every dataset
 // is first built as plain Go values from a PCG random source seeded with
 // (Options.Seed, source name) and from Options.AsOf, the dataset's "today"
 // (the package never reads the clock), and only then written through one small

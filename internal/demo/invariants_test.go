@@ -10,7 +10,7 @@ import (
 	"github.com/clarify-sql/clarify/internal/demo"
 )
 
-// invariant is one rule of shared/spec/demo-data.md (or of the realism the
+// invariant is one rule of docs/demo.md (or of the realism the
 // evaluation suites rely on), checked with SQL against a generated file.
 // Queries return one value; {{as_of}} and the other placeholders are
 // replaced by dates computed here independently of the generator.

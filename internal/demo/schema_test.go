@@ -11,8 +11,8 @@ import (
 	"github.com/clarify-sql/clarify/internal/demo"
 )
 
-// specTables is every table of shared/spec/demo-data.md, written as the spec
-// writes it.
+// specTables is every table of the demo data contract (docs/demo.md), as
+// CREATE TABLE column lists.
 var specTables = map[string][]string{
 	"clinic": {
 		"clinics(id INTEGER PRIMARY KEY, name TEXT NOT NULL)",

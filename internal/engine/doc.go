@@ -5,5 +5,6 @@
 // the evaluation harness, the conversation service) stores the answers and
 // runs the next turn with them, so a confirmed slot is never re-extracted.
 //
-// Outcomes use the JSON shapes of spec/api.md.
+// Outcomes use the JSON shapes of docs/api.md; docs/design.md tells the
+// flow of a turn in full.
 package engine

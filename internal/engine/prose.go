@@ -18,7 +18,7 @@ const (
 )
 
 // proseStream passes on the model's words as they stream, for the chat to
-// show while the turn runs (seed 004). Only prose is passed: a reply that
+// show while the turn runs. Only prose is passed: a reply that
 // opens with JSON is a structured reply, not words for a person, and
 // nothing from a code fence on is shown (the statement in it is data until
 // the guard has checked it, and the answer shows the statement that ran).

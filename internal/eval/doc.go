@@ -1,4 +1,4 @@
-// Package eval runs evaluation suites (spec/eval-format.md) through the
+// Package eval runs evaluation suites (docs/eval.md) through the
 // real pipeline and scores them: accuracy against gold SQL, whether
 // Clarify asked when it should (ask_recall, ask_precision) and did not ask
 // when it should not (false_ask), error codes, questions per case and

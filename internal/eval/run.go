@@ -45,7 +45,7 @@ type CaseResult struct {
 	ModelCalls int64 `json:"model_calls,omitempty"`
 }
 
-// Scores of one suite (spec/eval-format.md). A score whose denominator is
+// Scores of one suite (docs/eval.md, section "Scores and output"). A score whose denominator is
 // zero is nil.
 type Scores struct {
 	Cases            int      `json:"cases"`

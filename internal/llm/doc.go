@@ -1,7 +1,8 @@
 // Package llm is Clarify's client for OpenAI-compatible chat-completions
 // endpoints: OpenAI itself, Ollama, vLLM, llama.cpp's server, LM Studio.
 //
-// It sits at the edge of the LLM engine (ARCHITECTURE §7): the engine builds
+// It sits at the edge of the LLM engine (docs/llm.md; docs/design.md,
+// section "The language-model engine"): the engine builds
 // a Request (messages, tools, a response format), and this package sends it,
 // retries what is worth retrying, streams the reply through a callback,
 // assembles the final message and reports token usage and latency. It knows

@@ -64,7 +64,7 @@ func loadModel(t *testing.T) *model.Model {
 
 func loadModelErr() (*model.Model, error) { return model.Load(filepath.Join("testdata", "shop.yaml")) }
 
-// golden compares got with testdata/name, or rewrites it with -update.
+// golden compares got with testdata/NAME, or rewrites it with -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", name)

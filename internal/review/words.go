@@ -11,7 +11,7 @@ import (
 )
 
 // Slot key prefixes and kinds of the clarifications a review reads
-// (package understand names them; eval-format.md lists the kinds).
+// (package understand names them; docs/eval.md lists the kinds).
 const (
 	unknownPrefix = "unknown:"
 	columnPrefix  = "column:"

@@ -1,4 +1,4 @@
-// Package server is Clarify's HTTP API (spec/api.md): JSON, or the same
+// Package server is Clarify's HTTP API (docs/api.md): JSON, or the same
 // turn streamed as server-sent events when the client asks for
 // text/event-stream; event replay from Last-Event-ID; API keys mapped to
 // users; metrics, health and the OpenAPI document. It is the outermost

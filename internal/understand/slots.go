@@ -11,7 +11,8 @@ import (
 // Method says how a slot's choice was made; it sets the base confidence.
 type Method string
 
-// Methods, with their base confidence (ARCHITECTURE §4).
+// Methods, with their base confidence (docs/design.md, section "Slots,
+// methods and confidence").
 const (
 	MethodExact      Method = "exact"      // 1.0
 	MethodUser       Method = "user"       // 1.0: the user answered
@@ -22,7 +23,7 @@ const (
 	MethodLLM        Method = "llm"
 )
 
-// Clarification kinds (eval-format.md).
+// Clarification kinds (docs/eval.md, section "The suite format").
 const (
 	KindVague       = "vague_qualifier"
 	KindColumn      = "column_ambiguity"

@@ -105,8 +105,9 @@ func Root(t testing.TB) string {
 	}
 }
 
-// SuiteFiles lists the evaluation suites: the public ones in ../shared/eval
-// (or $CLARIFY_SHARED/eval) and the project's own in testdata/eval.
+// SuiteFiles lists the evaluation suites: the public ones, which are not
+// part of the repository, in $CLARIFY_SHARED/eval (default: the folder
+// shared beside the repository), and the project's own in testdata/eval.
 func SuiteFiles(t testing.TB) []string {
 	t.Helper()
 	root := Root(t)

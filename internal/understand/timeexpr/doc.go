@@ -10,7 +10,7 @@
 //
 // A period is a Window of dates, computed from the engine's clock; the
 // semantics ("last N units" runs from now − N units to the end of today,
-// calendar periods start on their first day) are those of
-// spec/eval-format.md. It imports only the standard library and package
+// calendar periods start on their first day) are those of docs/eval.md,
+// section "The suite format". It imports only the standard library and package
 // text.
 package timeexpr

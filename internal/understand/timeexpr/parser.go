@@ -113,7 +113,7 @@ func (p *Parser) lastN(i int) (match, bool) {
 	if u == "quarter" {
 		label = "the last " + plural(3*n, "month")
 	}
-	// "to now" (eval-format.md): planned dates after today are not in the
+	// "to now" (docs/eval.md): planned dates after today are not in the
 	// last 30 days
 	return match{end: j + 1, w: Window{From: day(from), To: day(p.now.AddDate(0, 0, 1)), Label: label}}, true
 }

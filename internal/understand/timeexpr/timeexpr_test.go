@@ -8,7 +8,7 @@ import (
 	"github.com/clarify-sql/clarify/internal/understand/timeexpr"
 )
 
-// TestParseWindow pins the time semantics of eval-format.md: "last N
+// TestParseWindow pins the time semantics of docs/eval.md: "last N
 // units" from now − N units, calendar periods, "since", "from … to".
 func TestParseWindow(t *testing.T) {
 	t.Parallel()
