@@ -126,7 +126,12 @@ type turns struct {
 func (t *turns) run(ctx context.Context, question string, interactive bool) error {
 	req := engine.Request{Question: question, Resolved: map[string]understand.Resolution{}, Interactive: interactive, Scope: t.scope, Engine: t.engine}
 	for {
+		words := &wordsOut{w: t.e.stdout}
+		if !t.json {
+			req.Text = words.write // the language model's words as they come
+		}
 		out, err := t.eng.Turn(ctx, req)
+		words.end()
 		if err != nil {
 			if t.json {
 				t.printJSON(map[string]any{"status": engine.StatusFailed, "error": map[string]string{"code": engine.Code(err), "message": message(err)}})
@@ -161,6 +166,29 @@ func (t *turns) run(ctx context.Context, question string, interactive bool) erro
 		}
 		req.Resolved[out.Slot.Key] = engine.Resolve(out.Slot, clarify.Interpret(reply, out.Slot))
 		req.Rounds++
+	}
+}
+
+// wordsOut prints the language model's words as they stream, and ends
+// them with a blank line before what follows.
+type wordsOut struct {
+	w    io.Writer
+	last string
+}
+
+func (o *wordsOut) write(s string) {
+	fmt.Fprint(o.w, s)
+	o.last = s
+}
+
+func (o *wordsOut) end() {
+	switch {
+	case o.last == "":
+	case strings.HasSuffix(o.last, "\n\n"):
+	case strings.HasSuffix(o.last, "\n"):
+		fmt.Fprintln(o.w)
+	default:
+		fmt.Fprint(o.w, "\n\n")
 	}
 }
 

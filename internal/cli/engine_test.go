@@ -151,3 +151,21 @@ func TestHybridNullModelSuites(t *testing.T) {
 	}
 	t.Logf("all suites: the model called on %d of %d cases (%d requests)", called, cases, srv.Requests())
 }
+
+// TestAskWords: with engine llm, the model's words are printed as they
+// stream, before the answer, without the statement of its code block.
+func TestAskWords(t *testing.T) {
+	dir := dataDir(t)
+	replaying(t, "tools_stream.yaml")
+	code, out, errs := run(t, "", "ask", "--data-dir", dir, "--source", "labs", "--engine", "llm", "how many vitamin D results for Ivan Petrov")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	words := strings.Index(out, "Let me find how vitamin D is written")
+	if words < 0 || strings.Index(out, "Three analytes are vitamin D") < words {
+		t.Fatalf("the model's words are not printed in order:\n%s", out)
+	}
+	if before := out[:strings.Index(out, "Three analytes")]; strings.Contains(before, "SELECT") {
+		t.Errorf("a statement printed among the words:\n%s", out)
+	}
+}
