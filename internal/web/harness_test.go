@@ -140,6 +140,7 @@ func count(t *testing.T, src, query string) int {
 type tap struct {
 	mu      sync.Mutex
 	cut     int
+	drop    int
 	fail    int
 	replays []string
 	auth    []string
@@ -165,6 +166,16 @@ func (tp *tap) cutNextStream(after int) {
 	tp.mu.Unlock()
 }
 
+// dropNextStream makes the next streamed POST end after a number of
+// events as a client that goes away does: its request's context is
+// cancelled, so the turn stops ("interrupted") and runs again for the
+// next follower.
+func (tp *tap) dropNextStream(after int) {
+	tp.mu.Lock()
+	tp.drop = after
+	tp.mu.Unlock()
+}
+
 func (tp *tap) replayIDs() []string {
 	tp.mu.Lock()
 	defer tp.mu.Unlock()
@@ -181,9 +192,12 @@ func (tp *tap) wrap(next http.Handler) http.Handler {
 		if strings.HasPrefix(r.URL.Path, "/v1/") {
 			tp.auth = append(tp.auth, r.Header.Get("Authorization"))
 		}
-		cut := 0
+		cut, drop := 0, 0
 		if r.Method == http.MethodPost && streamed && tp.cut > 0 {
 			cut, tp.cut = tp.cut, 0
+		}
+		if r.Method == http.MethodPost && streamed && tp.drop > 0 {
+			drop, tp.drop = tp.drop, 0
 		}
 		fail := tp.fail > 0 && r.Method == http.MethodPost
 		if fail {
@@ -199,14 +213,22 @@ func (tp *tap) wrap(next http.Handler) http.Handler {
 		if cut > 0 {
 			w = &cutWriter{ResponseWriter: w, left: cut}
 		}
+		if drop > 0 {
+			ctx, cancel := context.WithCancel(r.Context())
+			defer cancel()
+			r = r.WithContext(ctx)
+			w = &cutWriter{ResponseWriter: w, left: drop, gone: cancel}
+		}
 		next.ServeHTTP(w, r)
 	})
 }
 
-// cutWriter passes the first writes (one event each) and swallows the rest.
+// cutWriter passes the first writes (one event each) and swallows the
+// rest; with gone, it calls gone after the last write it passes.
 type cutWriter struct {
 	http.ResponseWriter
 	left int
+	gone func()
 }
 
 func (c *cutWriter) Write(b []byte) (int, error) {
@@ -214,7 +236,12 @@ func (c *cutWriter) Write(b []byte) (int, error) {
 		return len(b), nil
 	}
 	c.left--
-	return c.ResponseWriter.Write(b)
+	n, err := c.ResponseWriter.Write(b)
+	if c.left == 0 && c.gone != nil {
+		_ = http.NewResponseController(c.ResponseWriter).Flush()
+		c.gone()
+	}
+	return n, err
 }
 
 func (c *cutWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }

@@ -22,6 +22,26 @@ export function assistantNote(text, { kind = "note" } = {}) {
     h("p", { class: "bubble" }, text));
 }
 
+// modelWords is what the language model says while it works on a turn
+// (text events with a delta): its words appended as they stream, always as
+// text, never as HTML. It is not a live region: a screen reader is told the
+// turn's outcome once, and finds the words in the log with their label.
+export function modelWords() {
+  const bubble = h("p", { class: "bubble" });
+  const el = h("div", { class: "msg assistant model-words" },
+    h("span", { class: "sr-only" }, "The language model: "),
+    bubble);
+  let said = "";
+  return {
+    el,
+    append(delta) {
+      said += delta;
+      // the blank line after the model's last call is no paragraph
+      bubble.textContent = said.trim();
+    },
+  };
+}
+
 // divider separates conversations in the log.
 export function divider(text) {
   return h("div", { class: "divider", role: "separator" }, h("span", {}, text));

@@ -4,7 +4,7 @@
 
 import * as api from "./api.js";
 import { h, announce } from "./dom.js";
-import { userMessage, assistantNote, divider, steps, clarificationCard, answerCard, errorCard, keyPrompt, unusableCard, assumptionWords } from "./cards.js";
+import { userMessage, assistantNote, divider, steps, modelWords, clarificationCard, answerCard, errorCard, keyPrompt, unusableCard, assumptionWords } from "./cards.js";
 import { openPreferences } from "./prefs.js";
 import { openHistory } from "./history.js";
 import { hasWords, slotLabel } from "./format.js";
@@ -22,6 +22,7 @@ const newButton = $("new-conversation");
 
 const SOURCE_STORAGE = "clarify.source";
 const NO_ASK_STORAGE = "clarify.noAsk";
+const ENGINE_STORAGE = "clarify.engine."; // + the source's name
 const RECONNECT_TRIES = 6;
 const STALL_MS = 30000;
 const GIVE_UP_MS = 150000;
@@ -226,7 +227,7 @@ async function runTurn({ method, path, body, retry, onFail, change }) {
   setBusy(true);
   const live = steps();
   const turn = add(h("section", { class: "turn", "aria-label": "Clarify's answer", "aria-busy": "true" }, live.el));
-  const ctx = { turn, live, outcome: "", partial: {}, focus: null, retry, change, text: body && (body.text || body.question) || "" };
+  const ctx = { turn, live, words: null, outcome: "", partial: {}, focus: null, retry, change, text: body && (body.text || body.question) || "" };
   announce("Working on it…");
   let failed = false;
   try {
@@ -268,11 +269,16 @@ function onEvent(ev, ctx) {
       break;
     case "interrupted":
       ctx.live.restart(); // the turn runs again from its first step
+      forgetWords(ctx); // and the model says its words again
       break;
     case "assumptions":
       ctx.partial.assumptions = Array.isArray(ev.data) ? ev.data : [];
       break;
     case "text":
+      if (typeof d.delta === "string") {
+        addWords(ctx, d.delta);
+        break;
+      }
       ctx.partial.text = d.text;
       ctx.live.status(d.text || "Working…");
       break;
@@ -312,6 +318,25 @@ function onEvent(ev, ctx) {
     default:
       break; // answer, change: echoes of what the user sent
   }
+}
+
+// addWords appends the language model's words to the turn, in a message
+// of their own after the steps, made at the first words.
+function addWords(ctx, delta) {
+  if (!delta) return;
+  if (!ctx.words) {
+    ctx.words = modelWords();
+    ctx.live.el.after(ctx.words.el);
+  }
+  ctx.words.append(delta);
+}
+
+// forgetWords removes the words of a turn that runs again, so they are
+// not shown twice.
+function forgetWords(ctx) {
+  if (!ctx.words) return;
+  ctx.words.el.remove();
+  ctx.words = null;
 }
 
 // reconnect follows the conversation's events from the last one seen until
@@ -547,7 +572,10 @@ async function resume(id) {
   if (view.source && view.source !== state.source && state.sources.some((x) => x.name === view.source)) {
     state.source = view.source;
     sourceSelect.value = view.source;
+    describeSource();
   }
+  // the engine it asked for ("": the source's configured one)
+  showEngines(view.engine || "");
   messages.replaceChildren();
   const turns = view.turns || [];
   const lastClar = turns.map((t) => t.kind).lastIndexOf("clarification");
@@ -641,9 +669,11 @@ const ENGINES = {
   hybrid: "Rules, then the model",
 };
 
-// showEngines offers the current source's engines, its configured one
-// chosen; a source that offers only rules shows no choice.
-function showEngines() {
+// showEngines offers the current source's engines, want chosen when the
+// source offers it (by default the engine last chosen for the source in
+// this browser), else its configured one; a source that offers only rules
+// shows no choice.
+function showEngines(want = store.get(ENGINE_STORAGE + state.source)) {
   const src = state.sources.find((x) => x.name === state.source);
   const offered = ((src && src.engines) || []).filter((e) => ENGINES[e]);
   if (offered.length < 2) {
@@ -652,7 +682,7 @@ function showEngines() {
     return;
   }
   engineSelect.replaceChildren(...offered.map((e) => h("option", { value: e }, ENGINES[e])));
-  engineSelect.value = offered.includes(src.engine) ? src.engine : offered[0];
+  engineSelect.value = offered.includes(want) ? want : offered.includes(src.engine) ? src.engine : offered[0];
   enginePicker.hidden = false;
 }
 
@@ -747,6 +777,7 @@ function wire() {
   engineSelect.addEventListener("change", () => {
     // the server keeps a conversation's engine: another one starts anew
     if (state.conversationID) state.fresh = true;
+    store.set(ENGINE_STORAGE + state.source, engineSelect.value);
     announce(`The next question is answered by: ${ENGINES[engineSelect.value] || engineSelect.value}.`);
   });
   noAsk.checked = store.get(NO_ASK_STORAGE) === "1";
