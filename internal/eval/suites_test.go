@@ -1,10 +1,13 @@
 package eval_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/clarify-sql/clarify/internal/demo/demotest"
 	"github.com/clarify-sql/clarify/internal/eval"
@@ -13,24 +16,84 @@ import (
 // TestNoSuiteTextInRepo keeps the public evaluation questions out of the
 // code, the models and our own test questions: the engine must answer them
 // by understanding, never by recognising them.
+//
+// The public suites are not part of the repository: they are read from
+// $CLARIFY_SHARED/eval (default: the folder shared beside the repository,
+// where CI puts them). Without them that part is skipped, saying so, or
+// fails under CLARIFY_TEST_REQUIRE_SHARED=1 or CLARIFY_TEST_REQUIRE_SERVERS=1
+// (as in CI). The check itself runs in every clone, on a planted copy.
 func TestNoSuiteTextInRepo(t *testing.T) {
-	root := demotest.Root(t)
-	var questions []string
-	for _, f := range demotest.SuiteFiles(t) {
-		if !strings.Contains(f, string(filepath.Separator)+"shared"+string(filepath.Separator)) {
-			continue
-		}
-		s, err := eval.LoadSuite(f)
+	t.Run("the check finds planted copies", func(t *testing.T) {
+		dir := filepath.Join("testdata", "suitetext")
+		got, err := suiteTextHits(filepath.Join(dir, "tree"), suiteQuestions(t, filepath.Join(dir, "public.yaml")))
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range s.Cases {
-			questions = append(questions, strings.ToLower(c.Question))
+		want := []string{
+			`cmd/tool/main.go contains the public suite question "which zebras were fed after midnight on tuesday?"`,
+			`docs/notes.md contains the public suite question "list every lighthouse keeper with more than two lamps"`,
 		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("hits in testdata/suitetext/tree (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("public suites", func(t *testing.T) {
+		var questions []string
+		for _, f := range publicSuites(t) {
+			questions = append(questions, suiteQuestions(t, f)...)
+		}
+		hits, err := suiteTextHits(demotest.Root(t), questions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range hits {
+			t.Error(h)
+		}
+	})
+}
+
+// publicSuites returns the public suite files, or skips (fails when they
+// are required) when there are none.
+func publicSuites(t *testing.T) []string {
+	t.Helper()
+	shared := os.Getenv("CLARIFY_SHARED")
+	if shared == "" {
+		shared = filepath.Join(demotest.Root(t), "..", "shared")
 	}
-	if len(questions) == 0 {
-		t.Skip("no public suites found")
+	files, err := filepath.Glob(filepath.Join(shared, "eval", "*.yaml"))
+	if err != nil {
+		t.Fatal(err)
 	}
+	if len(files) == 0 {
+		msg := "no public evaluation suites in " + filepath.Join(shared, "eval") + " (set CLARIFY_SHARED to the folder holding eval/)"
+		if os.Getenv("CLARIFY_TEST_REQUIRE_SHARED") == "1" || os.Getenv("CLARIFY_TEST_REQUIRE_SERVERS") == "1" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return files
+}
+
+// suiteQuestions returns the questions of a suite file.
+func suiteQuestions(t *testing.T, file string) []string {
+	t.Helper()
+	s, err := eval.LoadSuite(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var qs []string
+	for _, c := range s.Cases {
+		qs = append(qs, normalize(c.Question))
+	}
+	return qs
+}
+
+// suiteTextHits lists the files under root (Go, YAML, text, Markdown,
+// JavaScript, HTML) that contain one of the questions, compared in lower
+// case with runs of white space as one space, so a copy wrapped over lines
+// is found too.
+func suiteTextHits(root string, questions []string) ([]string, error) {
+	var hits []string
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -38,25 +101,36 @@ func TestNoSuiteTextInRepo(t *testing.T) {
 		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
 			return filepath.SkipDir
 		}
-		if d.IsDir() || !(strings.HasSuffix(p, ".go") || strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".txt") || strings.HasSuffix(p, ".md") || strings.HasSuffix(p, ".js") || strings.HasSuffix(p, ".html")) {
+		switch filepath.Ext(p) {
+		case ".go", ".yaml", ".txt", ".md", ".js", ".html":
+		default:
 			return nil
 		}
 		data, err := os.ReadFile(p)
 		if err != nil {
 			return err
 		}
-		text := strings.ToLower(string(data))
+		text := normalize(string(data))
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
 		for _, q := range questions {
-			if strings.Contains(text, q) {
-				rel, _ := filepath.Rel(root, p)
-				t.Errorf("%s contains the public suite question %q", rel, q)
+			if q != "" && strings.Contains(text, q) {
+				hits = append(hits, fmt.Sprintf("%s contains the public suite question %q", filepath.ToSlash(rel), q))
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		t.Fatal(err)
+		return nil, fmt.Errorf("walk %s: %w", root, err)
 	}
+	return hits, nil
+}
+
+// normalize is s in lower case with each run of white space one space.
+func normalize(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
 }
 
 func TestMatch(t *testing.T) {
