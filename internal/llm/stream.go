@@ -167,8 +167,13 @@ func (s *sse) delta(d *wireReplyMsg) error {
 // toolCall folds a tool-call delta into the reply. OpenAI numbers the calls
 // by index; some servers omit the index (Ollama, Gemini) or repeat index 0
 // for calls with different ids, so a call is also found by its id, and a
-// delta with neither continues the last call.
+// delta with neither continues the last call. An index is a position in
+// the reply: one outside [0, maxToolCalls) is a malformed reply, refused
+// before it is used.
 func (s *sse) toolCall(tc wireToolCall) (ToolCallDelta, error) {
+	if tc.Index != nil && (*tc.Index < 0 || *tc.Index >= maxToolCalls) {
+		return ToolCallDelta{}, &Error{Kind: ErrBadResponse, Op: s.op, Detail: fmt.Sprintf("tool call index %d is out of range", *tc.Index)}
+	}
 	calls := s.resp.ToolCalls
 	idx := len(calls) - 1
 	switch {
