@@ -53,7 +53,8 @@ func newTies(limit, col int, label string, e *model.Entity) *Ties {
 	return &Ties{Limit: limit, Column: col, Label: label, Singular: e.Singular(), Plural: e.PluralLabel()}
 }
 
-// Column is a result column: its name and kind (text, integer, real, date).
+// Column is a result column: its name and type (text, integer, real,
+// boolean, date or timestamp).
 type Column struct {
 	Name string `json:"name"`
 	Type string `json:"type"`
@@ -536,9 +537,19 @@ func (c *compiler) exists(e *model.Entity, conds []string) (string, error) {
 	return "EXISTS " + sub, nil
 }
 
-// countOfChildren renders (SELECT COUNT(*) FROM path-to-e WHERE link) op ?.
+// countOfChildren renders (SELECT COUNT(*) FROM path-to-e WHERE link AND
+// the filter's condition) op ?: a condition on the rows counted counts
+// only those ("more than 1 delivered order").
 func (c *compiler) countOfChildren(f query.Filter) (string, error) {
-	sub, err := c.related(f.Entity, "COUNT(*)", nil)
+	cond, err := c.filterSQL(query.Filter{Entity: f.Entity, Cond: f.Cond, Predicate: f.Predicate})
+	if err != nil {
+		return "", err
+	}
+	var conds []string
+	if cond != "" {
+		conds = append(conds, cond)
+	}
+	sub, err := c.related(f.Entity, "COUNT(*)", conds)
 	if err != nil {
 		return "", err
 	}
@@ -618,13 +629,21 @@ func (c *compiler) addMeta(expr, name string, meta Column) string {
 	return name
 }
 
+// colType is the type of the values an answer holds for a column, as the
+// model declares them: a flag stored as "Y"/"N" is text and one stored as
+// 0/1 an integer (their Kind, bool, says they mean yes or no), a declared
+// boolean is boolean.
 func colType(col *model.Column) string {
 	switch {
 	case col.Type == "date":
 		return "date"
 	case col.Type == "timestamp":
 		return "timestamp"
-	case col.Type == "integer" || col.Role == model.RoleFlag:
+	case col.Type == "boolean":
+		return "boolean"
+	case col.Type == "text":
+		return "text"
+	case col.Type == "integer" || col.Role == model.RoleFlag && col.TrueValue == "":
 		return "integer"
 	case col.Type == "real" || col.Type == "numeric" || (col.Type == "" && col.Role == model.RoleMeasure):
 		return "real"
@@ -1003,6 +1022,12 @@ func (c *compiler) joinAny(e *model.Entity) bool {
 
 // grouped compiles an aggregate per group or per time bucket.
 func (c *compiler) grouped() (*Plan, error) {
+	if g := c.q.Group; len(g) == 1 && g[0].Entity != nil && g[0].Bucket == "" {
+		// per parent by a count or sum of its children: those with none too
+		if p, ok, err := c.groupParents(); err != nil || ok {
+			return p, err
+		}
+	}
 	if err := c.restrict(); err != nil {
 		return nil, err
 	}
@@ -1055,6 +1080,10 @@ func (c *compiler) rank() (*Plan, error) {
 	}
 	if !c.reach(r.Entity) {
 		return nil, fmt.Errorf("%w: %s cannot be ranked by %s", ErrUnsupported, r.Entity.PluralLabel(), r.Metric.Label)
+	}
+	// parents by a count or sum of their children: those with none too
+	if p, ok, err := c.rankParents(); err != nil || ok {
+		return p, err
 	}
 	if err := c.restrict(); err != nil {
 		return nil, err

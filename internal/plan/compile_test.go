@@ -215,6 +215,30 @@ func compileCases() []compileCase {
 			// labelled as package understand labels it
 			return s.list("customers", query.Filter{Entity: s.entity("orders"), Count: &query.CountCond{Op: ">", N: 1}, Label: "more than 1 orders"})
 		}},
+		{"related_count_range", func(s shop) *query.Query {
+			return s.list("customers",
+				query.Filter{Entity: s.entity("orders"), Count: &query.CountCond{Op: ">=", N: 1}, Label: "at least 1 orders"},
+				query.Filter{Entity: s.entity("orders"), Count: &query.CountCond{Op: "<=", N: 1}, Label: "at most 1 orders"})
+		}},
+		{"related_count_of_matching_rows", func(s shop) *query.Query {
+			f := s.filter("orders", "status = 'delivered'")
+			f.Count = &query.CountCond{Op: ">=", N: 2}
+			f.Label = "at least 2 orders"
+			return s.list("customers", f)
+		}},
+		{"self_reference_unlabelled", func(s shop) *query.Query {
+			f := s.filter("customers", "name = 'Ann Lee'")
+			f.Via = s.col("customers.referred_by")
+			f.Label = ""
+			return s.list("customers", f)
+		}},
+		{"self_reference_referenced_unlabelled", func(s shop) *query.Query {
+			f := s.filter("customers", "name = 'Dan Berg'")
+			f.Via = s.col("customers.referred_by")
+			f.Referenced = true
+			f.Label = ""
+			return s.list("customers", f)
+		}},
 		{"self_reference_via", func(s shop) *query.Query {
 			f := s.filter("customers", "name = 'Ann Lee'")
 			f.Via = s.col("customers.referred_by")
@@ -297,6 +321,13 @@ func compileCases() []compileCase {
 			q.Group = []query.Group{{Entity: s.entity("customers")}}
 			return q
 		}},
+		{"group_by_parent_count", func(s shop) *query.Query {
+			q := s.list("orders")
+			q.Intent = query.IntentGroup
+			q.Agg = &query.Agg{Func: "count", Label: "number of orders"}
+			q.Group = []query.Group{{Entity: s.entity("customers")}}
+			return q
+		}},
 		{"group_by_child_column", func(s shop) *query.Query {
 			q := s.list("customers")
 			q.Intent = query.IntentGroup
@@ -346,6 +377,46 @@ func compileCases() []compileCase {
 			q.Intent = query.IntentTop
 			q.Subject = s.entity("customers")
 			q.Rank = &query.Rank{Entity: s.entity("customers"), Metric: query.Agg{Func: "count", Label: "number of orders"}, Limit: 1}
+			return q
+		}},
+		{"rank_top_by_count_ties_at_cut", func(s shop) *query.Query {
+			// Cara and Dan tie at 1 order for third place; Eva has none
+			q := s.list("orders")
+			q.Intent = query.IntentTop
+			q.Subject = s.entity("customers")
+			q.Rank = &query.Rank{Entity: s.entity("customers"), Metric: query.Agg{Func: "count", Label: "number of orders"}, Desc: true, Limit: 3}
+			return q
+		}},
+		{"rank_bottom_by_count_of_matching_children", func(s shop) *query.Query {
+			// a customer without delivered orders has 0 of them
+			q := s.list("orders", s.filter("orders", "status = 'delivered'"), s.filter("customers", "city = 'Oslo'"))
+			q.Intent = query.IntentTop
+			q.Subject = s.entity("customers")
+			q.Rank = &query.Rank{Entity: s.entity("customers"), Metric: query.Agg{Func: "count", Label: "number of orders"}, Limit: 1}
+			return q
+		}},
+		{"rank_bottom_by_count_in_window", func(s shop) *query.Query {
+			q := s.list("orders")
+			q.Intent = query.IntentTop
+			q.Subject = s.entity("customers")
+			q.Window = &query.TimeFilter{Column: s.col("orders.ordered_at"), Window: timeexpr.Window{From: "2024-03-01", To: "2024-04-01", Label: "March 2024"}}
+			q.Rank = &query.Rank{Entity: s.entity("customers"), Metric: query.Agg{Func: "count", Label: "number of orders"}, Limit: 2}
+			return q
+		}},
+		{"rank_bottom_by_sum_scoped", func(s shop) *query.Query {
+			q := s.list("order_lines")
+			q.Intent = query.IntentTop
+			q.Subject = s.entity("customers")
+			q.Rank = &query.Rank{Entity: s.entity("customers"), Metric: query.Agg{Func: "sum", Measure: s.measure("revenue"), Label: "revenue"}, Limit: 1}
+			q.Scope = &query.ScopeFilter{Entity: s.entity("customers"), Key: "5", Label: "Eva Strand"}
+			return q
+		}},
+		{"rank_by_average_children_only", func(s shop) *query.Query {
+			// an average over no order lines has no value: Eva is not ranked
+			q := s.list("order_lines")
+			q.Intent = query.IntentTop
+			q.Subject = s.entity("customers")
+			q.Rank = &query.Rank{Entity: s.entity("customers"), Metric: query.Agg{Func: "avg", Column: s.col("order_lines.quantity"), Label: "average quantity"}, Limit: 1}
 			return q
 		}},
 		{"rank_by_own_column", func(s shop) *query.Query {

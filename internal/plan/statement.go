@@ -65,6 +65,8 @@ func Statement(m *model.Model, q *query.Query) string {
 	for _, f := range q.Filters {
 		path, ok := m.Path(q.Base, f.Entity)
 		switch {
+		case f.Via != nil && strings.TrimSpace(f.Label) == "":
+			own = append(own, viaPhrase(m, f))
 		case f.Entity == q.Base || (ok && model.ToOnePath(path)):
 			own = append(own, f.Label)
 		case f.Exclude && f.Cond == nil && f.Predicate.IsZero():
@@ -86,6 +88,19 @@ func Statement(m *model.Model, q *query.Query) string {
 	folded := map[int]bool{}
 	for i, f := range children {
 		if folded[i] {
+			continue
+		}
+		if f.Count != nil {
+			// "with at least 1 order and at most 3 orders"
+			phrase := "with " + countPhrase(m, f)
+			for j := i + 1; j < len(children); j++ {
+				if g := children[j]; !folded[j] && g.Count != nil && g.Entity == f.Entity {
+					phrase += " and " + countPhrase(m, g)
+					folded[j] = true
+				}
+			}
+			folded[i] = true
+			parts = append(parts, phrase)
 			continue
 		}
 		phrase := childPhrase(f)
@@ -124,6 +139,18 @@ func Statement(m *model.Model, q *query.Query) string {
 			parts = append(parts, word+" "+g.Column.Title())
 		}
 	}
+	// an average per parent has no value for a parent without children:
+	// only those with some are ranked or listed, and the statement says so
+	switch {
+	case q.Rank != nil && !(q.Rank.Metric.Column != nil && q.Rank.Metric.Column.Entity() == q.Rank.Entity && q.Base == q.Rank.Entity):
+		if s := emptyParents(m, q, q.Rank.Entity, q.Rank.Metric); s != "" {
+			parts = append(parts, s)
+		}
+	case q.Agg != nil && len(q.Group) == 1 && q.Group[0].Entity != nil && q.Group[0].Bucket == "":
+		if s := emptyParents(m, q, q.Group[0].Entity, *q.Agg); s != "" {
+			parts = append(parts, s)
+		}
+	}
 	if len(q.Group) > 0 && q.Limit > 0 && q.Rank == nil {
 		parts = append(parts, fmt.Sprintf("(the %s %d)", map[bool]string{true: "bottom", false: "top"}[q.SortAsc], q.Limit))
 	}
@@ -153,6 +180,51 @@ func childPhrase(f query.Filter) string {
 		return "with at least one " + single
 	}
 	return "with at least one " + single + " where " + lowerFirst(label)
+}
+
+// countPhrase says a count of related rows: "more than 1 order",
+// "at most 3 orders", with the condition the rows counted meet.
+func countPhrase(m *model.Model, f query.Filter) string {
+	word := map[string]string{">": "more than", ">=": "at least", "<": "fewer than", "<=": "at most", "=": "exactly"}[f.Count.Op]
+	if word == "" {
+		word = f.Count.Op
+	}
+	noun := f.Entity.PluralLabel()
+	if f.Count.N == 1 {
+		noun = f.Entity.Singular()
+	}
+	s := fmt.Sprintf("%s %d %s", word, f.Count.N, noun)
+	// the label of a count filter says the count ("more than 1 orders");
+	// a condition on the rows counted is said apart
+	switch {
+	case f.Cond != nil:
+		s += " where " + model.CondString(m, f.Entity, f.Cond)
+	case !f.Predicate.IsZero():
+		s += " that meet a condition"
+	}
+	return s
+}
+
+// viaPhrase says a self-reference that came without a label by the
+// relationship it follows: "referred by is a customer where name = Ann
+// Lee", "customer is the referred by of a customer where name = Dan Berg".
+func viaPhrase(m *model.Model, f query.Filter) string {
+	cond := "a " + f.Entity.Singular()
+	switch {
+	case f.Cond != nil:
+		cond += " where " + model.CondString(m, f.Entity, f.Cond)
+	case !f.Predicate.IsZero():
+		cond += " meeting a condition"
+	}
+	rel := strings.ToLower(f.Via.Title())
+	s := rel + " is " + cond
+	if f.Referenced {
+		s = f.Entity.Singular() + " is the " + rel + " of " + cond
+	}
+	if f.Exclude {
+		s = "not " + s
+	}
+	return s
 }
 
 func lowerFirst(s string) string {
