@@ -72,7 +72,7 @@ type idp struct {
 	claimedIssuer string
 }
 
-func newIdP(t *testing.T, keys ...testKey) *idp {
+func newIDP(t *testing.T, keys ...testKey) *idp {
 	t.Helper()
 	p := &idp{keys: keys}
 	mux := http.NewServeMux()

@@ -49,7 +49,7 @@ func TestJWT(t *testing.T) {
 	es := testKey{kid: "ec-1", alg: "ES256", priv: ecKey(t, elliptic.P256())}
 	es384 := testKey{kid: "ec-2", alg: "ES384", priv: ecKey(t, elliptic.P384())}
 	ed := testKey{kid: "ed-1", alg: "EdDSA", priv: edPriv}
-	p := newIdP(t, rs, es, es384, ed)
+	p := newIDP(t, rs, es, es384, ed)
 	stranger := testKey{kid: "rsa-1", alg: "ES256", priv: ecKey(t, elliptic.P256())} // not published
 	c := &clock{now: t0}
 	a := newOIDC(t, p, c, nil)
@@ -137,7 +137,7 @@ func TestJWTClaimNames(t *testing.T) {
 	t.Parallel()
 	ra, _ := rsaKeys(t)
 	rs := testKey{kid: "r", alg: "RS384", priv: ra}
-	p := newIdP(t, rs)
+	p := newIDP(t, rs)
 	c := &clock{now: t0}
 	a := newOIDC(t, p, c, func(o *auth.OIDC) {
 		o.UserClaim, o.GroupsClaim, o.AdminGroup = "email", "roles", "boss"
@@ -161,7 +161,7 @@ func TestJWTKeyRotation(t *testing.T) {
 	ra, rb := rsaKeys(t)
 	old := testKey{kid: "2026-01", alg: "RS256", priv: ra}
 	next := testKey{kid: "2026-02", alg: "RS256", priv: rb}
-	p := newIdP(t, old)
+	p := newIDP(t, old)
 	c := &clock{now: t0}
 	a := newOIDC(t, p, c, nil)
 	claims := func() map[string]any {
@@ -195,7 +195,7 @@ func TestJWTProviderDown(t *testing.T) {
 	t.Parallel()
 	ra, _ := rsaKeys(t)
 	rs := testKey{kid: "r", alg: "RS256", priv: ra}
-	p := newIdP(t, rs)
+	p := newIDP(t, rs)
 	c := &clock{now: t0}
 	a := newOIDC(t, p, c, func(o *auth.OIDC) { o.Issuer = p.srv.URL + "/realms/other" })
 	tok := sign(t, rs, nil, map[string]any{"iss": p.srv.URL + "/realms/other", "aud": "clarify", "sub": "ana", "exp": t0.Add(time.Hour).Unix()})
@@ -211,7 +211,7 @@ func TestJWTDiscoveryIssuer(t *testing.T) {
 	t.Parallel()
 	ra, _ := rsaKeys(t)
 	rs := testKey{kid: "r", alg: "RS256", priv: ra}
-	p := newIdP(t, rs)
+	p := newIDP(t, rs)
 	p.claimedIssuer = "https://evil.example"
 	a := newOIDC(t, p, &clock{now: t0}, nil)
 	tok := sign(t, rs, nil, map[string]any{"iss": p.srv.URL, "aud": "clarify", "sub": "ana", "exp": t0.Add(time.Hour).Unix()})
@@ -226,7 +226,7 @@ func TestJWTKeyAlgorithm(t *testing.T) {
 	t.Parallel()
 	ra, _ := rsaKeys(t)
 	rs := testKey{kid: "r", alg: "RS256", priv: ra, jwkAlg: "RS512"}
-	p := newIdP(t, rs)
+	p := newIDP(t, rs)
 	a := newOIDC(t, p, &clock{now: t0}, nil)
 	claims := map[string]any{"iss": p.srv.URL, "aud": "clarify", "sub": "ana", "exp": t0.Add(time.Hour).Unix()}
 	if _, err := a.Identify(bearer(sign(t, rs, map[string]any{"alg": "RS512"}, claims))); err != nil {

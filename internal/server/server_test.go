@@ -83,6 +83,7 @@ func startConfig(t *testing.T, wrap func(store.Store) store.Store, tune func(*se
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { opened.Close() })
+	//lint:ignore ST1023 st is the interface: wrap replaces the concrete store with another implementation
 	var st store.Store = opened
 	if wrap != nil {
 		st = wrap(opened)

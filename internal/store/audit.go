@@ -70,7 +70,7 @@ const (
 	MaxAuditLimit     = 1000
 )
 
-// ErrAuditRecord: AppendAudit was given a record it cannot store.
+// ErrAuditRecord is returned when AppendAudit is given a record it cannot store.
 var ErrAuditRecord = errors.New("invalid audit record")
 
 // auditSweepBatch is how many records one transaction of DeleteAuditBefore

@@ -16,7 +16,7 @@ import (
 	"modernc.org/sqlite"
 )
 
-// ErrExists: CreateConversation was given the id of an existing conversation.
+// ErrExists is returned when CreateConversation is given the id of an existing conversation.
 var ErrExists = errors.New("conversation already exists")
 
 // Config configures a store. With DSN set, its zero value means defaults.
