@@ -113,6 +113,11 @@ var rules = []rule{
 		from: []string{"internal/model"}, only: []string{},
 	},
 	{
+		name: "apperr imports no module package",
+		doc:  "the coded error users see is made by guard, engine, conversation, server and cli alike, so it sits below all of them",
+		from: []string{"internal/apperr"}, only: []string{},
+	},
+	{
 		name: "the steps of a question read no database and no network",
 		doc:  "ARCHITECTURE §1: every step is a function of (model, question, confirmed slots, clock); execution is source's, calling a language model engine's",
 		from: steps,
