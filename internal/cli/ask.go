@@ -11,9 +11,9 @@ import (
 	"strings"
 
 	"github.com/clarify-sql/clarify/internal/access"
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/clarify"
 	"github.com/clarify-sql/clarify/internal/config"
-	"github.com/clarify-sql/clarify/internal/conversation"
 	"github.com/clarify-sql/clarify/internal/engine"
 	"github.com/clarify-sql/clarify/internal/registry"
 	"github.com/clarify-sql/clarify/internal/understand"
@@ -134,7 +134,7 @@ func (t *turns) run(ctx context.Context, question string, interactive bool) erro
 		words.end()
 		if err != nil {
 			if t.json {
-				t.printJSON(map[string]any{"status": engine.StatusFailed, "error": map[string]string{"code": engine.Code(err), "message": message(err)}})
+				t.printJSON(map[string]any{"status": engine.StatusFailed, "error": map[string]string{"code": string(apperr.CodeOf(err)), "message": message(err)}})
 			}
 			return err
 		}
@@ -279,7 +279,7 @@ func (e *env) rights(ctx context.Context, c common, eng *engine.Engine, flagUser
 	who := access.Who{User: name}
 	src := eng.Source()
 	if !p.MaySee(who, src.Name) {
-		return nil, &engine.Error{Code: conversation.CodeSourceForbidden, Message: fmt.Sprintf("%s may not use the source %q", name, src.Name)}
+		return nil, &apperr.Error{Code: apperr.CodeSourceForbidden, Message: fmt.Sprintf("%s may not use the source %q", name, src.Name)}
 	}
 	if src.Model.Scope == nil {
 		return nil, nil

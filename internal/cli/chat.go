@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -13,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/config"
 	"github.com/clarify-sql/clarify/internal/conversation"
 	"github.com/clarify-sql/clarify/internal/engine"
@@ -253,17 +253,14 @@ func (s *chatSession) show(res *conversation.Result) {
 // fail prints a refused message; the chat goes on.
 func (s *chatSession) fail(err error) {
 	w := s.e.stdout
-	switch conversation.Code(err) {
-	case conversation.CodeLimit, conversation.CodeExpired, conversation.CodeNotFound:
+	switch code := apperr.CodeOf(err); code {
+	case apperr.CodeMessageLimit, apperr.CodeClarificationExpired, apperr.CodeNotFound:
 		s.id, s.pending = "", nil
 		fmt.Fprintf(w, "%s (your next question starts a new conversation)\n", message(err))
-	default:
-		var ce *conversation.Error
-		if errors.As(err, &ce) && ce.Code != conversation.CodeInternal {
-			fmt.Fprintf(w, "%s: %s\n", ce.Code, ce.Message)
-			return
-		}
+	case "", apperr.CodeInternal:
 		fmt.Fprintf(w, "error: %s\n", message(err))
+	default:
+		fmt.Fprintln(w, message(err))
 	}
 }
 

@@ -11,8 +11,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/config"
-	"github.com/clarify-sql/clarify/internal/engine"
 	"github.com/clarify-sql/clarify/internal/eval"
 	"github.com/clarify-sql/clarify/internal/llm"
 	"github.com/clarify-sql/clarify/internal/model"
@@ -215,7 +215,9 @@ type failure struct{ msg string }
 func (e *failure) Error() string { return e.msg }
 
 // exitCode maps an error to the process exit code — the one place this
-// mapping lives.
+// mapping lives. Every apperr code exits exitFail: the command ran and
+// its answer is "no"; the code is printed with the message (and is in
+// --json output) for scripts that need to tell the codes apart.
 func exitCode(err error) int {
 	var ue *usageError
 	var se *eval.SuiteError
@@ -229,11 +231,12 @@ func exitCode(err error) int {
 	return exitFail
 }
 
-// message renders an error for people: engine errors with their code.
+// message renders an error for people: a coded error as its code and its
+// safe message (the cause stays out, as in the server's responses), any
+// other error — a file that cannot be read, a flag out of range — as it is.
 func message(err error) string {
-	var ee *engine.Error
-	if errors.As(err, &ee) {
-		return ee.Code + ": " + ee.Message
+	if code := apperr.CodeOf(err); code != "" {
+		return string(code) + ": " + apperr.MessageOf(err)
 	}
 	return err.Error()
 }

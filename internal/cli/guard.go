@@ -75,7 +75,7 @@ func (e *env) guardCmd(ctx context.Context, args []string) error {
 		st, err := g.Check(q, nil, sc)
 		switch ge, isRejection := guard.IsRejection(err); {
 		case isRejection:
-			v.Verdict, v.Code, v.Reason = "rejected", ge.Code, ge.Reason
+			v.Verdict, v.Code, v.Reason = "rejected", string(ge.Code), ge.Reason
 			rejected++
 		case err != nil:
 			return err

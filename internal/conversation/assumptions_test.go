@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/conversation"
 	"github.com/clarify-sql/clarify/internal/store"
 )
@@ -93,14 +94,15 @@ func TestChangeAssumption(t *testing.T) {
 		answered := ask(t, e.svc, "cy", notInteractive(bigWounds, "clinic")).ConversationID
 		awaiting := ask(t, e.svc, "cy", conversation.Ask{Question: severeWounds}).ConversationID
 		cases := []struct {
-			name, user, id, slot, option, code string
+			name, user, id, slot, option string
+			code                         apperr.Code
 		}{
-			{"not an alternative", "cy", answered, "vague:large", "area_gt_99", conversation.CodeBadRequest},
-			{"another slot's option", "cy", answered, "vague:large", "older_30_days", conversation.CodeBadRequest},
-			{"no option", "cy", answered, "vague:large", "", conversation.CodeBadRequest},
-			{"no such assumption", "cy", answered, "vague:old", "older_30_days", conversation.CodeNotFound},
-			{"nothing answered yet", "cy", awaiting, "vague:serious", "infected", conversation.CodeBadRequest},
-			{"another user", "dee", answered, "vague:large", "area_gt_10", conversation.CodeNotFound},
+			{"not an alternative", "cy", answered, "vague:large", "area_gt_99", apperr.CodeBadRequest},
+			{"another slot's option", "cy", answered, "vague:large", "older_30_days", apperr.CodeBadRequest},
+			{"no option", "cy", answered, "vague:large", "", apperr.CodeBadRequest},
+			{"no such assumption", "cy", answered, "vague:old", "older_30_days", apperr.CodeNotFound},
+			{"nothing answered yet", "cy", awaiting, "vague:serious", "infected", apperr.CodeBadRequest},
+			{"another user", "dee", answered, "vague:large", "area_gt_10", apperr.CodeNotFound},
 		}
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {

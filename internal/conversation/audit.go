@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/engine"
 	"github.com/clarify-sql/clarify/internal/store"
 )
@@ -48,10 +49,11 @@ func (s *Service) auditTurn(ctx context.Context, c *store.Conversation, st *stat
 	}
 	switch {
 	case err != nil:
-		r.Outcome, r.ErrorCode = store.AuditFailed, Code(err)
-		if r.ErrorCode == "" {
-			r.ErrorCode = CodeInternal
+		code := apperr.CodeOf(err)
+		if code == "" {
+			code = apperr.CodeInternal
 		}
+		r.Outcome, r.ErrorCode = store.AuditFailed, string(code)
 	case out.Status == engine.StatusNeedsQuestion:
 		r.Outcome = store.AuditAsked
 	default:
@@ -108,7 +110,7 @@ func (s *Service) sweepAudit(ctx context.Context) {
 // errUnaudited is the failure of a turn whose answer the audit log could
 // not record: an engine error, whose Message (and never err) the turn shows.
 func errUnaudited(err error) error {
-	return &engine.Error{Code: engine.CodeInternal, Message: "this answer could not be recorded in the audit log, so it is not shown; try again", Err: err}
+	return &apperr.Error{Code: apperr.CodeInternal, Message: "this answer could not be recorded in the audit log, so it is not shown; try again", Err: err}
 }
 
 // AuditQuery selects audit records for Audit.
@@ -139,7 +141,7 @@ type AuditPage struct {
 func (s *Service) Audit(ctx context.Context, q AuditQuery) (*AuditPage, error) {
 	f := store.AuditFilter{User: q.User, Source: q.Source, Since: q.Since, Until: q.Until, Limit: q.Limit}
 	if q.Limit < 0 || q.Limit > store.MaxAuditLimit {
-		return nil, errorf(CodeBadRequest, "limit must be a whole number from 1 to %d", store.MaxAuditLimit)
+		return nil, apperr.Errorf(apperr.CodeBadRequest, "limit must be a whole number from 1 to %d", store.MaxAuditLimit)
 	}
 	if f.Limit == 0 {
 		f.Limit = store.DefaultAuditLimit
@@ -147,16 +149,16 @@ func (s *Service) Audit(ctx context.Context, q AuditQuery) (*AuditPage, error) {
 	if q.Cursor != "" {
 		id, err := strconv.ParseInt(q.Cursor, 10, 64)
 		if err != nil || id <= 0 {
-			return nil, errorf(CodeBadRequest, "cursor must be the next of a previous page")
+			return nil, apperr.Errorf(apperr.CodeBadRequest, "cursor must be the next of a previous page")
 		}
 		f.Before = id
 	}
 	if !q.Since.IsZero() && !q.Until.IsZero() && !q.Since.Before(q.Until) {
-		return nil, errorf(CodeBadRequest, "since must be before until")
+		return nil, apperr.Errorf(apperr.CodeBadRequest, "since must be before until")
 	}
 	rs, err := s.st.Audit(ctx, f)
 	if err != nil {
-		return nil, &Error{Code: CodeInternal, Message: "could not read the audit log", Err: err}
+		return nil, &apperr.Error{Code: apperr.CodeInternal, Message: "could not read the audit log", Err: err}
 	}
 	p := &AuditPage{Records: rs}
 	if p.Records == nil {

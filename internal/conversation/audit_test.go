@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/conversation"
 	"github.com/clarify-sql/clarify/internal/store"
 )
@@ -82,7 +83,7 @@ func TestAuditScopedTurn(t *testing.T) {
 	if err := e.svc.Delete(context.Background(), "ana", id); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.svc.Get(context.Background(), "ana", id); conversation.Code(err) != conversation.CodeNotFound {
+	if _, err := e.svc.Get(context.Background(), "ana", id); apperr.CodeOf(err) != apperr.CodeNotFound {
 		t.Fatalf("Get after Delete = %v; want NOT_FOUND", err)
 	}
 	if diff := cmp.Diff(got, auditOf(t, e.svc, "ana")); diff != "" {
@@ -99,7 +100,7 @@ func TestAuditFailedTurn(t *testing.T) {
 		t.Fatalf("ask = %+v, %v; want SCOPE_REQUIRED", r, err)
 	}
 	got := auditOf(t, e.svc, "bo")
-	if len(got) != 1 || got[0].Outcome != store.AuditFailed || got[0].ErrorCode != r.Error.Code ||
+	if len(got) != 1 || got[0].Outcome != store.AuditFailed || got[0].ErrorCode != string(r.Error.Code) ||
 		got[0].ConversationID != r.ConversationID || got[0].Statement != "" {
 		t.Errorf("audit records = %+v; want one failed with %s", got, r.Error.Code)
 	}
@@ -126,7 +127,7 @@ func TestAuditFailsClosed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Status != "failed" || r.Answer != nil || r.Error == nil || r.Error.Code != conversation.CodeInternal {
+	if r.Status != "failed" || r.Answer != nil || r.Error == nil || r.Error.Code != apperr.CodeInternal {
 		t.Fatalf("result = %s %+v; want INTERNAL and no answer", r.Status, r.Error)
 	}
 	for _, typ := range types {

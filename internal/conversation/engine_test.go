@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/conversation"
 	"github.com/clarify-sql/clarify/internal/demo/demotest"
 	"github.com/clarify-sql/clarify/internal/engine"
@@ -55,7 +56,7 @@ func TestEngineChoicePersists(t *testing.T) {
 
 	// without an endpoint, asking for the model is a bad request
 	_, err = e.svc.Ask(context.Background(), "ana", conversation.Ask{Question: "how many wounds", Source: "clinic", Engine: engine.EngineLLM}, nil)
-	wantCode(t, err, conversation.CodeBadRequest)
+	wantCode(t, err, apperr.CodeBadRequest)
 }
 
 // TestModelWordsStream: engine llm's words reach the turn's stream as text

@@ -15,6 +15,7 @@ import (
 
 	_ "modernc.org/sqlite"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/clarify"
 	"github.com/clarify-sql/clarify/internal/conversation"
 	"github.com/clarify-sql/clarify/internal/demo/demotest"
@@ -265,10 +266,10 @@ func get(t *testing.T, svc *conversation.Service, user, id string) *conversation
 }
 
 // wantCode fails unless err carries the service code want.
-func wantCode(t *testing.T, err error, want string) {
+func wantCode(t *testing.T, err error, want apperr.Code) {
 	t.Helper()
-	var e *conversation.Error
-	if !errors.As(err, &e) || e.Code != want || conversation.Code(err) != want {
+	var e *apperr.Error
+	if !errors.As(err, &e) || e.Code != want || apperr.CodeOf(err) != want {
 		t.Errorf("error %v, want code %s", err, want)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/conversation"
 	"github.com/clarify-sql/clarify/internal/engine"
 	"github.com/clarify-sql/clarify/internal/store"
@@ -394,7 +395,7 @@ func TestFollowAfterInstanceDied(t *testing.T) {
 	id := r.ConversationID
 	dying.Store(true)
 	_, err := e.svc.Send(ctx, "ana", id, conversation.Message{Answer: &conversation.Answer{ClarificationID: r.Clarification.ID, OptionID: "infected"}}, nil)
-	wantCode(t, err, conversation.CodeInternal)
+	wantCode(t, err, apperr.CodeInternal)
 	if got := e.stored(t, id); got != store.StatusActive {
 		t.Fatalf("stored status %s, want active: the answer saved, no outcome", got)
 	}

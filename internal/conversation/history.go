@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/store"
 )
 
@@ -46,16 +47,16 @@ func (s *Service) ListConversations(ctx context.Context, user, before string, li
 	case limit == 0:
 		limit = DefaultListLimit
 	case limit < 0 || limit > MaxListLimit:
-		return nil, errorf(CodeBadRequest, "limit must be between 1 and %d", MaxListLimit)
+		return nil, apperr.Errorf(apperr.CodeBadRequest, "limit must be between 1 and %d", MaxListLimit)
 	}
 	after, ok := decodeCursor(before)
 	if !ok {
-		return nil, errorf(CodeBadRequest, "before must be the next of a previous page")
+		return nil, apperr.Errorf(apperr.CodeBadRequest, "before must be the next of a previous page")
 	}
 	// one more than the page shows whether another page follows
 	rows, err := s.st.Conversations(ctx, user, after, limit+1)
 	if err != nil {
-		return nil, &Error{Code: CodeInternal, Message: "could not list the conversations", Err: err}
+		return nil, &apperr.Error{Code: apperr.CodeInternal, Message: "could not list the conversations", Err: err}
 	}
 	out := &List{Conversations: make([]Summary, 0, min(len(rows), limit))}
 	now := s.opt.Clock()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/conversation"
 	"github.com/clarify-sql/clarify/internal/store"
 )
@@ -127,7 +128,7 @@ func TestListConversationsRefused(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := e.svc.ListConversations(context.Background(), "ana", tc.before, tc.limit)
-			wantCode(t, err, conversation.CodeBadRequest)
+			wantCode(t, err, apperr.CodeBadRequest)
 		})
 	}
 }

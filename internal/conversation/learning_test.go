@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/conversation"
 	"github.com/clarify-sql/clarify/internal/understand"
 )
@@ -115,7 +116,7 @@ func TestForget(t *testing.T) {
 	if key != "clinic/vague:old" {
 		t.Fatalf("preferences %+v lack clinic/vague:old", prefs)
 	}
-	wantCode(t, e.svc.Forget(ctx, "ana", "vague:old"), conversation.CodeBadRequest)
+	wantCode(t, e.svc.Forget(ctx, "ana", "vague:old"), apperr.CodeBadRequest)
 	if err := e.svc.Forget(ctx, "bo", key); err != nil { // bo's forgetting does not touch ana's
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/conversation"
 	"github.com/clarify-sql/clarify/internal/demo/demotest"
 	"github.com/clarify-sql/clarify/internal/store"
@@ -171,7 +172,7 @@ func TestLeaseLostStopsTurn(t *testing.T) {
 		t.Fatalf("taking the lease: %v %v", ok, err)
 	}
 	turn.wait(t) // the turn waits for its context: only losing the lease ends it
-	wantCode(t, turn.err, conversation.CodeBusy)
+	wantCode(t, turn.err, apperr.CodeSessionBusy)
 	if after := events(t, e.svc, "ana", turn.id, 0); len(after) != len(before) {
 		t.Errorf("events %v after the lease was lost, want %v: nothing saved", types(after), types(before))
 	}

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/engine"
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/store"
@@ -17,7 +18,7 @@ import (
 func (s *Service) Preferences(ctx context.Context, user string) ([]Preference, error) {
 	ps, err := s.st.Preferences(ctx, user, "")
 	if err != nil {
-		return nil, &Error{Code: CodeInternal, Message: "could not read preferences", Err: err}
+		return nil, &apperr.Error{Code: apperr.CodeInternal, Message: "could not read preferences", Err: err}
 	}
 	out := []Preference{}
 	models := map[string]*model.Model{}
@@ -218,10 +219,10 @@ func upperFirst(s string) string {
 func (s *Service) Forget(ctx context.Context, user, key string) error {
 	source, slot, ok := strings.Cut(key, "/")
 	if !ok || source == "" || slot == "" {
-		return errorf(CodeBadRequest, "a preference key is SOURCE/SLOT, got %q", key)
+		return apperr.Errorf(apperr.CodeBadRequest, "a preference key is SOURCE/SLOT, got %q", key)
 	}
 	if err := s.st.ForgetPreference(ctx, user, source, slot); err != nil {
-		return &Error{Code: CodeInternal, Message: "could not forget the preference", Err: err}
+		return &apperr.Error{Code: apperr.CodeInternal, Message: "could not forget the preference", Err: err}
 	}
 	return nil
 }
@@ -229,7 +230,7 @@ func (s *Service) Forget(ctx context.Context, user, key string) error {
 // SetNeverAsk switches "never ask me" for a user.
 func (s *Service) SetNeverAsk(ctx context.Context, user string, never bool) error {
 	if err := s.st.SetNeverAsk(ctx, user, never); err != nil {
-		return &Error{Code: CodeInternal, Message: "could not save the setting", Err: err}
+		return &apperr.Error{Code: apperr.CodeInternal, Message: "could not save the setting", Err: err}
 	}
 	return nil
 }
@@ -238,7 +239,7 @@ func (s *Service) SetNeverAsk(ctx context.Context, user string, never bool) erro
 func (s *Service) NeverAsk(ctx context.Context, user string) (bool, error) {
 	v, err := s.st.NeverAsk(ctx, user)
 	if err != nil {
-		return false, &Error{Code: CodeInternal, Message: "could not read the setting", Err: err}
+		return false, &apperr.Error{Code: apperr.CodeInternal, Message: "could not read the setting", Err: err}
 	}
 	return v, nil
 }
@@ -266,7 +267,7 @@ func rate(n, d int) float64 {
 func (s *Service) StatsSince(ctx context.Context, since time.Time, user string) (*Stats, error) {
 	st, err := s.st.Stats(ctx, since, user)
 	if err != nil {
-		return nil, &Error{Code: CodeInternal, Message: "could not compute statistics", Err: err}
+		return nil, &apperr.Error{Code: apperr.CodeInternal, Message: "could not compute statistics", Err: err}
 	}
 	return &Stats{Stats: st,
 		ClarificationRate:    rate(st.Clarified, st.Conversations),

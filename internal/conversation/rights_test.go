@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/clarify-sql/clarify/internal/access"
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/config"
 	"github.com/clarify-sql/clarify/internal/conversation"
-	"github.com/clarify-sql/clarify/internal/engine"
 	"github.com/clarify-sql/clarify/internal/store"
 )
 
@@ -23,20 +23,20 @@ func TestRightsPerTurn(t *testing.T) {
 	e := newEnv(t, conversation.Options{Access: pol}, hooks{})
 	ctx := context.Background()
 
-	if _, err := e.svc.Ask(ctx, "ana", conversation.Ask{Question: "how many wounds", Source: "clinic"}, nil); conversation.Code(err) != conversation.CodeSourceForbidden {
-		t.Errorf("ana on clinic: %v, want %s", err, conversation.CodeSourceForbidden)
+	if _, err := e.svc.Ask(ctx, "ana", conversation.Ask{Question: "how many wounds", Source: "clinic"}, nil); apperr.CodeOf(err) != apperr.CodeSourceForbidden {
+		t.Errorf("ana on clinic: %v, want %s", err, apperr.CodeSourceForbidden)
 	}
 	r, err := e.svc.Ask(ctx, "ana", conversation.Ask{Question: "lab results for Maria Rodriguez", Source: "labs"}, nil)
-	if err != nil || r.Error == nil || r.Error.Code != engine.CodeScopeForbidden {
-		t.Errorf("ana on Maria: %+v %v, want %s", r, err, engine.CodeScopeForbidden)
+	if err != nil || r.Error == nil || r.Error.Code != apperr.CodeScopeForbidden {
+		t.Errorf("ana on Maria: %+v %v, want %s", r, err, apperr.CodeScopeForbidden)
 	}
 	_, err = e.svc.Ask(ctx, "bo", conversation.Ask{Question: "show my lab results", Source: "labs"}, nil)
-	if conversation.Code(err) != conversation.CodeSourceUnavailable {
-		t.Errorf("bo with an unreadable mapping: %v, want %s", err, conversation.CodeSourceUnavailable)
+	if apperr.CodeOf(err) != apperr.CodeSourceUnavailable {
+		t.Errorf("bo with an unreadable mapping: %v, want %s", err, apperr.CodeSourceUnavailable)
 	}
-	for user, code := range map[string]string{"ana": engine.CodeScopeForbidden, "bo": conversation.CodeSourceUnavailable} {
+	for user, code := range map[string]apperr.Code{"ana": apperr.CodeScopeForbidden, "bo": apperr.CodeSourceUnavailable} {
 		recs := auditOf(t, e.svc, user)
-		if len(recs) != 1 || recs[0].Outcome != store.AuditFailed || recs[0].ErrorCode != code {
+		if len(recs) != 1 || recs[0].Outcome != store.AuditFailed || recs[0].ErrorCode != string(code) {
 			t.Errorf("%s's audit records: %+v, want one failure %s", user, recs, code)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/clarify-sql/clarify/internal/access"
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/clarify"
 	"github.com/clarify-sql/clarify/internal/engine"
 	"github.com/clarify-sql/clarify/internal/store"
@@ -207,10 +208,10 @@ type Emit func(store.Event)
 // Ask starts a conversation and runs its first turn.
 func (s *Service) Ask(ctx context.Context, user string, a Ask, emit Emit) (*Result, error) {
 	if strings.TrimSpace(a.Question) == "" {
-		return nil, errorf(CodeBadRequest, "the question is empty")
+		return nil, apperr.Errorf(apperr.CodeBadRequest, "the question is empty")
 	}
 	if len([]rune(a.Question)) > understand.MaxQuestionLen {
-		return nil, errorf(CodeBadRequest, "the question is longer than %d characters", understand.MaxQuestionLen)
+		return nil, apperr.Errorf(apperr.CodeBadRequest, "the question is longer than %d characters", understand.MaxQuestionLen)
 	}
 	src := a.Source
 	if src == "" {
@@ -224,12 +225,7 @@ func (s *Service) Ask(ctx context.Context, user string, a Ask, emit Emit) (*Resu
 		return nil, sourceError(src, err)
 	}
 	if err := eng.CheckEngine(a.Engine); err != nil {
-		msg := err.Error()
-		var ee *engine.Error
-		if errors.As(err, &ee) {
-			msg = ee.Message
-		}
-		return nil, &Error{Code: CodeBadRequest, Message: msg, Err: err}
+		return nil, err // BAD_REQUEST, saying which engines there are
 	}
 	interactive := (a.Interactive == nil || *a.Interactive) && (a.EnableClarification == nil || *a.EnableClarification)
 	now := s.opt.Clock().UTC()
@@ -249,7 +245,7 @@ func (s *Service) Ask(ctx context.Context, user string, a Ask, emit Emit) (*Resu
 	}
 	if _, err := s.st.CreateConversation(ctx, c, first); err != nil {
 		s.unlock(c.ID, owner)
-		return nil, &Error{Code: CodeInternal, Message: "could not save the conversation", Err: err}
+		return nil, &apperr.Error{Code: apperr.CodeInternal, Message: "could not save the conversation", Err: err}
 	}
 	s.publish(emit, first)
 	return s.finish(ctx, c, st, owner, emit, false)
@@ -257,9 +253,9 @@ func (s *Service) Ask(ctx context.Context, user string, a Ask, emit Emit) (*Resu
 
 func (s *Service) lockError(err error) error {
 	if err != nil {
-		return &Error{Code: CodeInternal, Message: "could not lock the conversation", Err: err}
+		return &apperr.Error{Code: apperr.CodeInternal, Message: "could not lock the conversation", Err: err}
 	}
-	return errorf(CodeBusy, "the conversation is busy with another request; try again")
+	return apperr.Errorf(apperr.CodeSessionBusy, "the conversation is busy with another request; try again")
 }
 
 func (s *Service) unlock(id, owner string) {
@@ -274,14 +270,14 @@ func (s *Service) unlock(id, owner string) {
 func (s *Service) load(ctx context.Context, user, id string) (*store.Conversation, *state, error) {
 	c, err := s.st.Conversation(ctx, id)
 	if errors.Is(err, store.ErrNotFound) || err == nil && c.UserID != user {
-		return nil, nil, errorf(CodeNotFound, "no conversation %q", id)
+		return nil, nil, apperr.Errorf(apperr.CodeNotFound, "no conversation %q", id)
 	}
 	if err != nil {
-		return nil, nil, &Error{Code: CodeInternal, Message: "could not read the conversation", Err: err}
+		return nil, nil, &apperr.Error{Code: apperr.CodeInternal, Message: "could not read the conversation", Err: err}
 	}
 	st := &state{}
 	if err := json.Unmarshal(c.State, st); err != nil {
-		return nil, nil, &Error{Code: CodeInternal, Message: "the conversation's state is unreadable", Err: err}
+		return nil, nil, &apperr.Error{Code: apperr.CodeInternal, Message: "the conversation's state is unreadable", Err: err}
 	}
 	if st.Resolved == nil {
 		st.Resolved = map[string]resolution{}
@@ -292,7 +288,7 @@ func (s *Service) load(ctx context.Context, user, id string) (*store.Conversatio
 func (s *Service) save(c *store.Conversation, st *state) error {
 	b, err := json.Marshal(st)
 	if err != nil {
-		return &Error{Code: CodeInternal, Message: "could not encode the conversation", Err: err}
+		return &apperr.Error{Code: apperr.CodeInternal, Message: "could not encode the conversation", Err: err}
 	}
 	c.State = b
 	c.Statement = ""
@@ -334,10 +330,10 @@ func (s *Service) begin(ctx context.Context, user, id string) (*store.Conversati
 // clarification expired, or it reached the message limit.
 func (s *Service) takesMessages(c *store.Conversation) error {
 	if c.Status == store.StatusAbandoned || c.Status == store.StatusAwaiting && s.opt.Clock().After(c.ExpiresAt) {
-		return errorf(CodeExpired, "the clarification expired; ask the question again")
+		return apperr.Errorf(apperr.CodeClarificationExpired, "the clarification expired; ask the question again")
 	}
 	if c.Messages >= s.opt.MessageLimit {
-		return errorf(CodeLimit, "this conversation reached its limit of %d messages; start a new one", s.opt.MessageLimit)
+		return apperr.Errorf(apperr.CodeMessageLimit, "this conversation reached its limit of %d messages; start a new one", s.opt.MessageLimit)
 	}
 	return nil
 }
@@ -345,13 +341,13 @@ func (s *Service) takesMessages(c *store.Conversation) error {
 // Send continues a conversation with an answer or text.
 func (s *Service) Send(ctx context.Context, user, id string, m Message, emit Emit) (*Result, error) {
 	if m.Answer == nil && strings.TrimSpace(m.Text) == "" {
-		return nil, errorf(CodeBadRequest, "a message needs an answer or text")
+		return nil, apperr.Errorf(apperr.CodeBadRequest, "a message needs an answer or text")
 	}
 	if m.Answer != nil && m.Text != "" {
-		return nil, errorf(CodeBadRequest, "send an answer or text, not both")
+		return nil, apperr.Errorf(apperr.CodeBadRequest, "send an answer or text, not both")
 	}
 	if len([]rune(m.Text)) > understand.MaxQuestionLen || m.Answer != nil && len([]rune(m.Answer.FreeText)) > understand.MaxQuestionLen {
-		return nil, errorf(CodeBadRequest, "the message is longer than %d characters", understand.MaxQuestionLen)
+		return nil, apperr.Errorf(apperr.CodeBadRequest, "the message is longer than %d characters", understand.MaxQuestionLen)
 	}
 	c, st, owner, err := s.begin(ctx, user, id)
 	if err != nil {
@@ -397,16 +393,16 @@ func (s *Service) Send(ctx context.Context, user, id string, m Message, emit Emi
 func (s *Service) applyAnswer(ctx context.Context, c *store.Conversation, st *state, a Answer) (store.Event, error) {
 	p := st.Pending
 	if c.Status != store.StatusAwaiting || p == nil {
-		return store.Event{}, errorf(CodeStale, "no clarification is waiting for an answer")
+		return store.Event{}, apperr.Errorf(apperr.CodeStaleClarification, "no clarification is waiting for an answer")
 	}
 	if a.ClarificationID != p.ID {
-		return store.Event{}, errorf(CodeStale, "clarification %q is not the one waiting (%s)", a.ClarificationID, p.ID)
+		return store.Event{}, apperr.Errorf(apperr.CodeStaleClarification, "clarification %q is not the one waiting (%s)", a.ClarificationID, p.ID)
 	}
 	var r resolution
 	switch {
 	case a.Skipped:
 		if !p.AllowSkip {
-			return store.Event{}, errorf(CodeBadRequest, "this question cannot be skipped")
+			return store.Event{}, apperr.Errorf(apperr.CodeBadRequest, "this question cannot be skipped")
 		}
 		r.Skipped = true
 	case a.OptionID != "":
@@ -417,17 +413,17 @@ func (s *Service) applyAnswer(ctx context.Context, c *store.Conversation, st *st
 			}
 		}
 		if !found {
-			return store.Event{}, errorf(CodeBadRequest, "option %q is not one of the clarification's options", a.OptionID)
+			return store.Event{}, apperr.Errorf(apperr.CodeBadRequest, "option %q is not one of the clarification's options", a.OptionID)
 		}
 		r.OptionID = a.OptionID
 	case strings.TrimSpace(a.FreeText) != "":
 		ur := clarify.Interpret(a.FreeText, slotOf(p))
 		r = resolution{OptionID: ur.OptionID, FreeText: ur.FreeText, Skipped: ur.Skipped}
 		if r.Skipped && !p.AllowSkip {
-			return store.Event{}, errorf(CodeBadRequest, "this question cannot be skipped")
+			return store.Event{}, apperr.Errorf(apperr.CodeBadRequest, "this question cannot be skipped")
 		}
 	default:
-		return store.Event{}, errorf(CodeBadRequest, "an answer needs option_id, free_text or skipped")
+		return store.Event{}, apperr.Errorf(apperr.CodeBadRequest, "an answer needs option_id, free_text or skipped")
 	}
 	if p.Kind == engine.KindLLM && r.OptionID != "" {
 		r.FreeText = answerText(p, r) // the model is told the choice in words
@@ -475,7 +471,7 @@ func (s *Service) applyText(c *store.Conversation, st *state, text string, now t
 // other choice is kept.
 func (s *Service) ChangeAssumption(ctx context.Context, user, id, slot, optionID string, emit Emit) (*Result, error) {
 	if optionID == "" {
-		return nil, errorf(CodeBadRequest, "option_id is required")
+		return nil, apperr.Errorf(apperr.CodeBadRequest, "option_id is required")
 	}
 	c, st, owner, err := s.begin(ctx, user, id)
 	if err != nil {
@@ -488,7 +484,7 @@ func (s *Service) ChangeAssumption(ctx context.Context, user, id, slot, optionID
 		}
 	}()
 	if st.Last == nil || st.Last.Answer == nil {
-		return nil, errorf(CodeBadRequest, "the conversation has no answer to change")
+		return nil, apperr.Errorf(apperr.CodeBadRequest, "the conversation has no answer to change")
 	}
 	var a *clarify.Assumption
 	for _, list := range [][]clarify.Assumption{st.Last.Answer.Assumptions, st.Last.Answer.OpenQuestions} {
@@ -499,14 +495,14 @@ func (s *Service) ChangeAssumption(ctx context.Context, user, id, slot, optionID
 		}
 	}
 	if a == nil {
-		return nil, errorf(CodeNotFound, "the answer has no assumption %q", slot)
+		return nil, apperr.Errorf(apperr.CodeNotFound, "the answer has no assumption %q", slot)
 	}
 	ok := a.Chosen == optionID
 	for _, alt := range a.Alternatives {
 		ok = ok || alt.ID == optionID
 	}
 	if !ok {
-		return nil, errorf(CodeBadRequest, "option %q is not an alternative of %q", optionID, slot)
+		return nil, apperr.Errorf(apperr.CodeBadRequest, "option %q is not an alternative of %q", optionID, slot)
 	}
 	now := s.opt.Clock().UTC()
 	c.Messages++
@@ -549,10 +545,10 @@ func (s *Service) persist(ctx context.Context, c *store.Conversation, st *state,
 	}
 	stored, err := s.st.UpdateConversation(ctx, c, events...)
 	if errors.Is(err, store.ErrConflict) {
-		return errorf(CodeBusy, "the conversation changed while this request ran; try again")
+		return apperr.Errorf(apperr.CodeSessionBusy, "the conversation changed while this request ran; try again")
 	}
 	if err != nil {
-		return &Error{Code: CodeInternal, Message: "could not save the conversation", Err: err}
+		return &apperr.Error{Code: apperr.CodeInternal, Message: "could not save the conversation", Err: err}
 	}
 	for i, ev := range stored {
 		if i < len(events) && ev.Seq != events[i].Seq {
@@ -572,7 +568,7 @@ func (s *Service) Events(ctx context.Context, user, id string, after int64) ([]s
 	}
 	evs, err := s.st.Events(ctx, id, after)
 	if err != nil {
-		return nil, &Error{Code: CodeInternal, Message: "could not read events", Err: err}
+		return nil, &apperr.Error{Code: apperr.CodeInternal, Message: "could not read events", Err: err}
 	}
 	return evs, nil
 }
@@ -742,7 +738,7 @@ func (s *Service) Delete(ctx context.Context, user, id string) error {
 		return err
 	}
 	if err := s.st.DeleteConversation(ctx, id); err != nil && !errors.Is(err, store.ErrNotFound) {
-		return &Error{Code: CodeInternal, Message: "could not delete the conversation", Err: err}
+		return &apperr.Error{Code: apperr.CodeInternal, Message: "could not delete the conversation", Err: err}
 	}
 	return nil
 }

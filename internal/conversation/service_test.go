@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/conversation"
 	"github.com/clarify-sql/clarify/internal/store"
 	"github.com/clarify-sql/clarify/internal/understand"
@@ -214,13 +216,13 @@ func TestExpiry(t *testing.T) {
 		wait   time.Duration
 		sweep  bool // the janitor's sweep runs before the message
 		text   bool // a text message instead of an answer
-		code   string
+		code   apperr.Code
 		status string // as Get shows it afterwards
 	}{
 		{name: "answered in time", wait: ttl - time.Minute, status: store.StatusAnswered},
-		{name: "answer too late", wait: ttl + time.Minute, code: conversation.CodeExpired, status: store.StatusAbandoned},
-		{name: "text too late", wait: ttl + time.Minute, text: true, code: conversation.CodeExpired, status: store.StatusAbandoned},
-		{name: "swept", wait: ttl + time.Minute, sweep: true, code: conversation.CodeExpired, status: store.StatusAbandoned},
+		{name: "answer too late", wait: ttl + time.Minute, code: apperr.CodeClarificationExpired, status: store.StatusAbandoned},
+		{name: "text too late", wait: ttl + time.Minute, text: true, code: apperr.CodeClarificationExpired, status: store.StatusAbandoned},
+		{name: "swept", wait: ttl + time.Minute, sweep: true, code: apperr.CodeClarificationExpired, status: store.StatusAbandoned},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -271,16 +273,16 @@ func TestRefusedMessages(t *testing.T) {
 		user string
 		id   string
 		m    conversation.Message
-		code string
+		code apperr.Code
 	}{
-		{"stale clarification", "ana", id, conversation.Message{Answer: &conversation.Answer{ClarificationID: "q_old", OptionID: "infected"}}, conversation.CodeStale},
-		{"option not offered", "ana", id, conversation.Message{Answer: &conversation.Answer{ClarificationID: q, OptionID: "area_gt_10"}}, conversation.CodeBadRequest},
-		{"empty answer", "ana", id, conversation.Message{Answer: &conversation.Answer{ClarificationID: q}}, conversation.CodeBadRequest},
-		{"answer and text", "ana", id, conversation.Message{Answer: &conversation.Answer{ClarificationID: q, OptionID: "infected"}, Text: "infected"}, conversation.CodeBadRequest},
-		{"nothing", "ana", id, conversation.Message{Text: "  "}, conversation.CodeBadRequest},
-		{"too long", "ana", id, conversation.Message{Answer: &conversation.Answer{ClarificationID: q, FreeText: long}}, conversation.CodeBadRequest},
-		{"another user", "bo", id, conversation.Message{Answer: &conversation.Answer{ClarificationID: q, OptionID: "infected"}}, conversation.CodeNotFound},
-		{"no such conversation", "ana", "c_nope", conversation.Message{Text: "infected"}, conversation.CodeNotFound},
+		{"stale clarification", "ana", id, conversation.Message{Answer: &conversation.Answer{ClarificationID: "q_old", OptionID: "infected"}}, apperr.CodeStaleClarification},
+		{"option not offered", "ana", id, conversation.Message{Answer: &conversation.Answer{ClarificationID: q, OptionID: "area_gt_10"}}, apperr.CodeBadRequest},
+		{"empty answer", "ana", id, conversation.Message{Answer: &conversation.Answer{ClarificationID: q}}, apperr.CodeBadRequest},
+		{"answer and text", "ana", id, conversation.Message{Answer: &conversation.Answer{ClarificationID: q, OptionID: "infected"}, Text: "infected"}, apperr.CodeBadRequest},
+		{"nothing", "ana", id, conversation.Message{Text: "  "}, apperr.CodeBadRequest},
+		{"too long", "ana", id, conversation.Message{Answer: &conversation.Answer{ClarificationID: q, FreeText: long}}, apperr.CodeBadRequest},
+		{"another user", "bo", id, conversation.Message{Answer: &conversation.Answer{ClarificationID: q, OptionID: "infected"}}, apperr.CodeNotFound},
+		{"no such conversation", "ana", "c_nope", conversation.Message{Text: "infected"}, apperr.CodeNotFound},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -297,12 +299,12 @@ func TestRefusedMessages(t *testing.T) {
 		t.Fatalf("answer: %s", a.Status)
 	}
 	_, err := e.svc.Send(ctx, "ana", id, conversation.Message{Answer: &conversation.Answer{ClarificationID: q, OptionID: "infected"}}, nil)
-	wantCode(t, err, conversation.CodeStale) // answered already
+	wantCode(t, err, apperr.CodeStaleClarification) // answered already
 
 	// a scope question cannot be skipped
 	rl := ask(t, e.svc, "ana", conversation.Ask{Question: myFerritin, Source: "labs"})
 	_, err = e.svc.Send(ctx, "ana", rl.ConversationID, conversation.Message{Answer: &conversation.Answer{ClarificationID: rl.Clarification.ID, Skipped: true}}, nil)
-	wantCode(t, err, conversation.CodeBadRequest)
+	wantCode(t, err, apperr.CodeBadRequest)
 }
 
 func TestRefusedQuestions(t *testing.T) {
@@ -311,12 +313,12 @@ func TestRefusedQuestions(t *testing.T) {
 	cases := []struct {
 		name string
 		a    conversation.Ask
-		code string
+		code apperr.Code
 	}{
-		{"empty", conversation.Ask{Question: " \n"}, conversation.CodeBadRequest},
-		{"too long", conversation.Ask{Question: strings.Repeat("wound ", understand.MaxQuestionLen)}, conversation.CodeBadRequest},
-		{"unknown source", conversation.Ask{Question: bigWounds, Source: "nope"}, conversation.CodeUnknownSource},
-		{"source down", conversation.Ask{Question: bigWounds, Source: "down"}, conversation.CodeSourceUnavailable},
+		{"empty", conversation.Ask{Question: " \n"}, apperr.CodeBadRequest},
+		{"too long", conversation.Ask{Question: strings.Repeat("wound ", understand.MaxQuestionLen)}, apperr.CodeBadRequest},
+		{"unknown source", conversation.Ask{Question: bigWounds, Source: "nope"}, apperr.CodeUnknownSource},
+		{"source down", conversation.Ask{Question: bigWounds, Source: "down"}, apperr.CodeSourceUnavailable},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -358,8 +360,8 @@ func TestOtherUsers(t *testing.T) {
 	}
 	for _, op := range ops {
 		t.Run(op.name, func(t *testing.T) {
-			wantCode(t, op.call("bo", r.ConversationID), conversation.CodeNotFound)
-			wantCode(t, op.call("ana", "c_nope"), conversation.CodeNotFound)
+			wantCode(t, op.call("bo", r.ConversationID), apperr.CodeNotFound)
+			wantCode(t, op.call("ana", "c_nope"), apperr.CodeNotFound)
 		})
 	}
 	v := get(t, e.svc, "ana", r.ConversationID)
@@ -373,9 +375,9 @@ func TestOtherUsers(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := e.svc.Get(ctx, "ana", r.ConversationID)
-	wantCode(t, err, conversation.CodeNotFound)
+	wantCode(t, err, apperr.CodeNotFound)
 	_, err = e.svc.Events(ctx, "ana", r.ConversationID, 0)
-	wantCode(t, err, conversation.CodeNotFound)
+	wantCode(t, err, apperr.CodeNotFound)
 }
 
 // TestMessageLimit: a conversation takes MessageLimit messages, its
@@ -394,9 +396,9 @@ func TestMessageLimit(t *testing.T) {
 			}
 			before := get(t, e.svc, "ana", id)
 			_, err := e.svc.Send(ctx, "ana", id, conversation.Message{Text: "by clinic"}, nil)
-			wantCode(t, err, conversation.CodeLimit)
+			wantCode(t, err, apperr.CodeMessageLimit)
 			_, err = e.svc.ChangeAssumption(ctx, "ana", id, "vague:large", "area_gt_10", nil)
-			wantCode(t, err, conversation.CodeLimit)
+			wantCode(t, err, apperr.CodeMessageLimit)
 			after := get(t, e.svc, "ana", id)
 			if diff := cmp.Diff(before, after); diff != "" {
 				t.Errorf("a refused message changed the conversation (-before +after):\n%s", diff)
@@ -415,10 +417,10 @@ func TestConcurrentAnswers(t *testing.T) {
 		// hold keeps the first answer's turn (under the lease) until every
 		// other answer has returned
 		hold  bool
-		codes []string // the others' acceptable codes
+		codes []apperr.Code // the others' acceptable codes
 	}{
-		{"while the first runs", true, []string{conversation.CodeBusy}},
-		{"free for all", false, []string{conversation.CodeBusy, conversation.CodeStale}},
+		{"while the first runs", true, []apperr.Code{apperr.CodeSessionBusy}},
+		{"free for all", false, []apperr.Code{apperr.CodeSessionBusy, apperr.CodeStaleClarification}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -444,7 +446,7 @@ func TestConcurrentAnswers(t *testing.T) {
 			var (
 				mu       sync.Mutex
 				answered int
-				refused  []string
+				refused  []apperr.Code
 				all      sync.WaitGroup
 			)
 			for range n {
@@ -458,7 +460,7 @@ func TestConcurrentAnswers(t *testing.T) {
 						mu.Unlock()
 						return
 					}
-					refused = append(refused, conversation.Code(err))
+					refused = append(refused, apperr.CodeOf(err))
 					mu.Unlock()
 					if refusedN.Add(1) == n-1 {
 						close(othersDone)
@@ -470,7 +472,7 @@ func TestConcurrentAnswers(t *testing.T) {
 				t.Fatalf("%d answered and %d refused (%v), want 1 and %d", answered, len(refused), refused, n-1)
 			}
 			for _, c := range refused {
-				if !contains(tc.codes, c) {
+				if !slices.Contains(tc.codes, c) {
 					t.Errorf("an answer was refused with %q, want one of %v", c, tc.codes)
 				}
 			}
@@ -490,15 +492,6 @@ func TestConcurrentAnswers(t *testing.T) {
 			}
 		})
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func countType(evs []store.Event, typ string) int {
@@ -521,18 +514,18 @@ func TestCheckedUnderLease(t *testing.T) {
 		name string
 		// meanwhile runs while the message waits for the lease
 		meanwhile func(t *testing.T, e *env, id string)
-		code      string
+		code      apperr.Code
 		turns     int // the conversation's turns afterwards
 	}{
 		{"message limit", func(t *testing.T, e *env, id string) {
 			send(t, e.svc, "ana", id, conversation.Message{Text: "only the infected ones"})
-		}, conversation.CodeLimit, 4},
+		}, apperr.CodeMessageLimit, 4},
 		{"expired and swept", func(t *testing.T, e *env, id string) {
 			e.clock.Add(ttl + time.Minute)
 			if n, err := e.st.ExpireConversations(context.Background(), e.clock.Now()); err != nil || n != 1 {
 				t.Fatalf("sweep: %d %v", n, err)
 			}
-		}, conversation.CodeExpired, 2},
+		}, apperr.CodeClarificationExpired, 2},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -549,7 +542,7 @@ func TestCheckedUnderLease(t *testing.T) {
 				}
 			}})
 			q := conversation.Ask{Question: severeWounds}
-			if tc.code == conversation.CodeLimit {
+			if tc.code == apperr.CodeMessageLimit {
 				q = notInteractive(bigWounds, "clinic")
 			}
 			id := ask(t, e.svc, "ana", q).ConversationID

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/clarify-sql/clarify/internal/access"
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/engine"
 	"github.com/clarify-sql/clarify/internal/source"
 	"github.com/clarify-sql/clarify/internal/store"
@@ -68,7 +69,7 @@ func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, em
 	if leaseLost(ctx) {
 		// another instance took the turn over and saves its outcome:
 		// anything saved here would only conflict with it
-		return nil, nil, &Error{Code: CodeBusy, Message: "another instance took this turn over; follow the conversation for its outcome", Err: errLeaseLost}
+		return nil, nil, &apperr.Error{Code: apperr.CodeSessionBusy, Message: "another instance took this turn over; follow the conversation for its outcome", Err: errLeaseLost}
 	}
 	now := s.opt.Clock().UTC()
 	c.UpdatedAt = now
@@ -87,22 +88,24 @@ func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, em
 			// with an "interrupted" mark, so no event id is ever reused
 			return nil, s.interrupted(ctx, c, st, events), err
 		}
-		code := Code(err)
+		code, msg := apperr.CodeOf(err), apperr.MessageOf(err)
 		if code == "" {
-			code = CodeInternal
+			// a failure nobody classified (those that are INTERNAL were
+			// logged where they happened): the log has the cause, the
+			// user a message that carries none of it
+			s.opt.Log.Error("turn failed", "conversation", c.ID, "err", err)
+			code, msg = apperr.CodeInternal, internalMessage
 		}
-		msg := err.Error()
-		var ee *engine.Error
-		if errors.As(err, &ee) {
-			msg = ee.Message
-			rec.Unknown = ee.Unknown // the words of an unanswerable question, for model review
+		var uw *engine.UnknownWords
+		if errors.As(err, &uw) {
+			rec.Unknown = uw.Words // the words of an unanswerable question, for model review
 		}
 		res.Status = "failed"
 		res.Error = &ErrorBody{Code: code, Message: msg}
 		add("error", res.Error)
 		c.Status = store.StatusFailed
 		st.Turns = append(st.Turns, Turn{At: now, Role: "assistant", Kind: "error", Text: msg})
-		rec.Status, rec.ErrorCode = "failed", code
+		rec.Status, rec.ErrorCode = "failed", string(code)
 	case out.Status == engine.StatusNeedsQuestion:
 		res.Status = out.Status
 		res.Clarification = out.Clarification
@@ -147,9 +150,9 @@ func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, em
 	defer cancel()
 	if _, err := s.st.UpdateConversation(pctx, c, events...); err != nil {
 		if errors.Is(err, store.ErrConflict) {
-			return nil, nil, errorf(CodeBusy, "the conversation changed while this request ran; try again")
+			return nil, nil, apperr.Errorf(apperr.CodeSessionBusy, "the conversation changed while this request ran; try again")
 		}
-		return nil, nil, &Error{Code: CodeInternal, Message: "could not save the conversation", Err: err}
+		return nil, nil, &apperr.Error{Code: apperr.CodeInternal, Message: "could not save the conversation", Err: err}
 	}
 	if err := s.st.LogQuery(pctx, rec); err != nil {
 		s.opt.Log.Warn("log query", "err", err)
@@ -249,7 +252,7 @@ func (s *Service) scopeLimit(ctx context.Context, c *store.Conversation, eng *en
 	keys, all, err := s.opt.Access.Scope(ctx, who, c.Source, eng.Source())
 	if err != nil {
 		s.opt.Log.Error("rights unavailable", "user", c.UserID, "source", c.Source, "err", err)
-		return nil, &Error{Code: CodeSourceUnavailable, Message: "your rights on this source could not be read; try again later", Err: err}
+		return nil, &apperr.Error{Code: apperr.CodeSourceUnavailable, Message: "your rights on this source could not be read; try again later", Err: err}
 	}
 	if all {
 		return nil, nil

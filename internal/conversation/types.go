@@ -5,70 +5,29 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/clarify"
 	"github.com/clarify-sql/clarify/internal/engine"
 	"github.com/clarify-sql/clarify/internal/understand"
 )
 
-// Error codes of the service (engine codes pass through unchanged).
-const (
-	CodeBadRequest    = "BAD_REQUEST"
-	CodeNotFound      = "NOT_FOUND"
-	CodeBusy          = "SESSION_BUSY"
-	CodeLimit         = "MESSAGE_LIMIT"
-	CodeExpired       = "CLARIFICATION_EXPIRED"
-	CodeStale         = "STALE_CLARIFICATION"
-	CodeUnknownSource = "UNKNOWN_SOURCE"
-	// CodeSourceUnavailable: a configured source could not be opened (its
-	// database is down or unreachable); a retry may succeed.
-	CodeSourceUnavailable = "SOURCE_UNAVAILABLE"
-	// CodeSourceForbidden: the user's rights do not include the source.
-	CodeSourceForbidden = "SOURCE_FORBIDDEN"
-	CodeInternal        = "INTERNAL"
-)
-
-// Error is a failure with a stable code; Message is safe to show.
-type Error struct {
-	Code    string
-	Message string
-	Err     error
-}
-
-func (e *Error) Error() string {
-	if e.Err != nil {
-		return fmt.Sprintf("%s: %s: %v", e.Code, e.Message, e.Err)
-	}
-	return e.Code + ": " + e.Message
-}
-
-func (e *Error) Unwrap() error { return e.Err }
-
-// Code returns the code of a service or engine error ("" for others).
-func Code(err error) string {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Code
-	}
-	return engine.Code(err)
-}
+// internalMessage is what a failed turn shows when its error carries no
+// safe message of its own.
+const internalMessage = "something went wrong with this question; it was logged so it can be fixed"
 
 // sourceError classifies the failure to get a source's engine: a name that
 // is not configured (the error has an UnknownSource method that says so) or
 // a configured source that cannot be opened now.
-func sourceError(name string, err error) *Error {
+func sourceError(name string, err error) *apperr.Error {
 	var u interface{ UnknownSource() bool }
 	if errors.As(err, &u) && u.UnknownSource() {
-		return &Error{Code: CodeUnknownSource, Message: fmt.Sprintf("unknown source %q", name), Err: err}
+		return &apperr.Error{Code: apperr.CodeUnknownSource, Message: fmt.Sprintf("unknown source %q", name), Err: err}
 	}
-	return &Error{Code: CodeSourceUnavailable, Message: fmt.Sprintf("the source %q cannot be reached; try again later", name), Err: err}
+	return &apperr.Error{Code: apperr.CodeSourceUnavailable, Message: fmt.Sprintf("the source %q cannot be reached; try again later", name), Err: err}
 }
 
-func forbiddenSource(name string) *Error {
-	return &Error{Code: CodeSourceForbidden, Message: fmt.Sprintf("you may not use the source %q; ask an administrator for access", name)}
-}
-
-func errorf(code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+func forbiddenSource(name string) *apperr.Error {
+	return &apperr.Error{Code: apperr.CodeSourceForbidden, Message: fmt.Sprintf("you may not use the source %q; ask an administrator for access", name)}
 }
 
 // Ask starts a conversation.
@@ -117,8 +76,8 @@ type Result struct {
 
 // ErrorBody is the JSON of an error.
 type ErrorBody struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
+	Code    apperr.Code `json:"code"`
+	Message string      `json:"message"`
 }
 
 // View is a conversation as GET returns it.

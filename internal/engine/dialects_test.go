@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/demo"
 	"github.com/clarify-sql/clarify/internal/demo/demotest"
 	"github.com/clarify-sql/clarify/internal/engine"
@@ -124,7 +125,7 @@ func compare(t *testing.T, c eval.Case, want, got eval.Play) {
 		t.Errorf("%s %q: asked %v, SQLite asked %v", c.ID, c.Question, got.Asked, want.Asked)
 		return
 	}
-	if engine.Code(want.Err) != engine.Code(got.Err) || (want.Err == nil) != (got.Err == nil) {
+	if apperr.CodeOf(want.Err) != apperr.CodeOf(got.Err) || (want.Err == nil) != (got.Err == nil) {
 		t.Errorf("%s %q: error %v, SQLite %v", c.ID, c.Question, got.Err, want.Err)
 		return
 	}

@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/clarify"
 	"github.com/clarify-sql/clarify/internal/guard"
 	"github.com/clarify-sql/clarify/internal/llm"
@@ -114,11 +115,11 @@ func (e *Engine) runChecked(ctx context.Context, lim *understand.ScopeLimit, q *
 	}
 	st, err := e.guard.Check(sql, args, sc)
 	if ge, ok := guard.IsRejection(err); ok {
-		if ge.Code == guard.CodeScope && lim != nil && len(lim.Keys()) == 0 {
+		if ge.Code == apperr.CodeScopeViolation && lim != nil && len(lim.Keys()) == 0 {
 			// a right the user does not have, not a statement to mend
-			return nil, nil, &Error{Code: CodeScopeForbidden, Message: "you may not see any " + scopeNoun(e.src.Model) + "'s data", Err: err}
+			return nil, nil, &apperr.Error{Code: apperr.CodeScopeForbidden, Message: "you may not see any " + scopeNoun(e.src.Model) + "'s data", Err: err}
 		}
-		return nil, nil, &Error{Code: ge.Code, Message: "the statement was refused: " + ge.Reason, Err: err}
+		return nil, nil, &apperr.Error{Code: ge.Code, Message: "the statement was refused: " + ge.Reason, Err: err}
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("guard: %w", err)
@@ -180,7 +181,7 @@ func (e *Engine) Turn(ctx context.Context, req Request) (out *Outcome, err error
 	defer func() {
 		if r := recover(); r != nil {
 			e.logPanic(r, req.Question)
-			out, err = nil, &Error{Code: CodeInternal, Message: "something went wrong with this question; it was logged so it can be fixed", Err: fmt.Errorf("panic: %v", r)}
+			out, err = nil, &apperr.Error{Code: apperr.CodeInternal, Message: "something went wrong with this question; it was logged so it can be fixed", Err: fmt.Errorf("panic: %v", r)}
 		}
 	}()
 	return e.turn(ctx, req)
@@ -214,7 +215,7 @@ func (e *Engine) rulesTurn(ctx context.Context, req Request) (*Outcome, error) {
 	now := e.opt.Now()
 	in, err := e.an.Analyze(ctx, req.Question, understand.Settings{Now: now, Resolved: req.Resolved, Scope: req.Scope})
 	if err != nil {
-		return nil, &Error{Code: CodeBadRequest, Message: err.Error(), Err: err}
+		return nil, &apperr.Error{Code: apperr.CodeBadRequest, Message: err.Error(), Err: err}
 	}
 	if in.ScopeForbidden != "" {
 		return nil, forbidden(e.src.Model)
@@ -250,20 +251,19 @@ func (e *Engine) rulesTurn(ctx context.Context, req Request) (*Outcome, error) {
 		if c := d.Unanswerable.Context; c != "" && !strings.Contains(msg, c) {
 			msg = c + " " + msg // why it cannot be answered, then what would answer it
 		}
-		return nil, &Error{Code: CodeUnanswerable, Message: msg, Unknown: in.Unknown}
+		return nil, &apperr.Error{Code: apperr.CodeUnanswerable, Message: msg, Err: withUnknown(in, nil)}
 	}
 	if d.ScopeMissing != nil {
-		return nil, &Error{Code: CodeScopeRequired, Message: fmt.Sprintf("the question must name which %s it is about (%s)", strings.TrimPrefix(d.ScopeMissing.Text, "which "), d.ScopeMissing.Context),
-			Unknown: in.Unknown}
+		return nil, &apperr.Error{Code: apperr.CodeScopeRequired, Message: fmt.Sprintf("the question must name which %s it is about (%s)", strings.TrimPrefix(d.ScopeMissing.Text, "which "), d.ScopeMissing.Context), Err: withUnknown(in, nil)}
 	}
 	q := in.Query
 	if q == nil || q.Base == nil {
-		return nil, &Error{Code: CodeUnanswerable, Message: "I could not tell what the question is about" + unknownNote(in), Unknown: in.Unknown}
+		return nil, &apperr.Error{Code: apperr.CodeUnanswerable, Message: "I could not tell what the question is about" + unknownNote(in), Err: withUnknown(in, nil)}
 	}
 	t1 := time.Now()
 	pl, err := plan.Compile(m, q, e.src.Dialect(), plan.Options{RowCap: e.src.RowCap(), Now: now})
 	if err != nil {
-		return nil, &Error{Code: CodeUnanswerable, Message: "I cannot express this question in SQL", Err: err, Unknown: in.Unknown}
+		return nil, &apperr.Error{Code: apperr.CodeUnanswerable, Message: "I cannot express this question in SQL", Err: withUnknown(in, err)}
 	}
 	tPlan := time.Since(t1)
 	req.progress("plan", tPlan)
@@ -338,16 +338,16 @@ func unknownNote(in *understand.Interpretation) string {
 }
 
 func dbError(err error) error {
-	var ee *Error
+	var ee *apperr.Error
 	switch {
 	case errors.As(err, &ee):
 		return err
 	case errors.Is(err, source.ErrTimeout):
-		return &Error{Code: CodeTimeout, Message: "the query took too long and was stopped", Err: err}
+		return &apperr.Error{Code: apperr.CodeTimeout, Message: "the query took too long and was stopped", Err: err}
 	case errors.Is(err, context.Canceled):
 		return err
 	}
-	return &Error{Code: CodeDB, Message: "the database could not run the query", Err: err}
+	return &apperr.Error{Code: apperr.CodeDB, Message: "the database could not run the query", Err: err}
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -579,7 +579,7 @@ func (e *Engine) Now() time.Time { return e.opt.Now() }
 // forbidden is the refusal of a scope value the user may not see. It says
 // nothing of whether that value exists.
 func forbidden(m *model.Model) error {
-	return &Error{Code: CodeScopeForbidden, Message: "you may not see this " + scopeNoun(m) + "'s data"}
+	return &apperr.Error{Code: apperr.CodeScopeForbidden, Message: "you may not see this " + scopeNoun(m) + "'s data"}
 }
 
 // scopeNoun names one value of the model's scope: "patient".

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/config"
 	"github.com/clarify-sql/clarify/internal/demo/demotest"
 	"github.com/clarify-sql/clarify/internal/engine"
@@ -34,8 +35,8 @@ func TestBadInput(t *testing.T) {
 	for name, q := range map[string]string{"empty": "   ", "too long": strings.Repeat("how many wounds ", 200)} {
 		t.Run(name, func(t *testing.T) {
 			_, err := e.Turn(context.Background(), engine.Request{Question: q, Interactive: true})
-			if engine.Code(err) != engine.CodeBadRequest {
-				t.Errorf("error %v, want %s", err, engine.CodeBadRequest)
+			if apperr.CodeOf(err) != apperr.CodeBadRequest {
+				t.Errorf("error %v, want %s", err, apperr.CodeBadRequest)
 			}
 		})
 	}
@@ -53,10 +54,10 @@ func TestPanicIsAnError(t *testing.T) {
 		}
 	})
 	out, err := e.Turn(context.Background(), engine.Request{Question: "boom", Interactive: true})
-	if out != nil || engine.Code(err) != engine.CodeInternal {
-		t.Fatalf("Turn = %v, %v; want no outcome and %s", out, err, engine.CodeInternal)
+	if out != nil || apperr.CodeOf(err) != apperr.CodeInternal {
+		t.Fatalf("Turn = %v, %v; want no outcome and %s", out, err, apperr.CodeInternal)
 	}
-	var ee *engine.Error
+	var ee *apperr.Error
 	if !errors.As(err, &ee) || strings.Contains(ee.Message, "injected") {
 		t.Errorf("message shown to the user %q must not carry the panic", ee.Message)
 	}
@@ -153,7 +154,7 @@ func TestNonInteractiveAssumptions(t *testing.T) {
 func TestScopeRequired(t *testing.T) {
 	e := demotest.Engine(t, "labs")
 	_, err := e.Turn(context.Background(), engine.Request{Question: "my glucose history", Interactive: false})
-	if engine.Code(err) != engine.CodeScopeRequired {
+	if apperr.CodeOf(err) != apperr.CodeScopeRequired {
 		t.Fatalf("error %v, want SCOPE_REQUIRED", err)
 	}
 	out := turn(t, e, "my glucose history", true, nil)
@@ -314,13 +315,13 @@ func TestNothingAnswerable(t *testing.T) {
 			t.Errorf("%q: question %q does not say it cannot answer and what it can", q, out.Clarification.Question)
 		}
 		_, err := e.Turn(context.Background(), engine.Request{Question: q, Interactive: false})
-		if engine.Code(err) != engine.CodeUnanswerable {
-			t.Errorf("%q without questions: %v, want %s", q, err, engine.CodeUnanswerable)
+		if apperr.CodeOf(err) != apperr.CodeUnanswerable {
+			t.Errorf("%q without questions: %v, want %s", q, err, apperr.CodeUnanswerable)
 		}
 		_, err = e.Turn(context.Background(), engine.Request{Question: q, Interactive: true,
 			Resolved: map[string]understand.Resolution{out.Slot.Key: {Skipped: true}}})
-		if engine.Code(err) != engine.CodeUnanswerable {
-			t.Errorf("%q left to best judgment: %v, want %s", q, err, engine.CodeUnanswerable)
+		if apperr.CodeOf(err) != apperr.CodeUnanswerable {
+			t.Errorf("%q left to best judgment: %v, want %s", q, err, apperr.CodeUnanswerable)
 		}
 	}
 }

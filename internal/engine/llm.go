@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/clarify"
 	"github.com/clarify-sql/clarify/internal/guard"
 	"github.com/clarify-sql/clarify/internal/llm"
@@ -33,10 +34,6 @@ const (
 // KindLLM is the kind of a clarification the model asked.
 const KindLLM = "llm"
 
-// CodeLLM is the failure of the model endpoint (unreachable, refused,
-// timed out, malformed replies).
-const CodeLLM = "LLM_ERROR"
-
 // llmSlotPrefix starts the slot key of a model's clarification; the rest
 // is the question's comparison form, so the same question keeps its key.
 const llmSlotPrefix = "llm:"
@@ -62,12 +59,12 @@ func (e *Engine) engineFor(name string) (string, error) {
 		return EngineRules, nil
 	case EngineLLM, EngineHybrid:
 		if e.opt.LLM == nil {
-			return "", &Error{Code: CodeBadRequest, Message: fmt.Sprintf("the %s engine needs a language model endpoint: set %s and %s (and %s when the endpoint needs a key), or llm: in the source's config",
+			return "", &apperr.Error{Code: apperr.CodeBadRequest, Message: fmt.Sprintf("the %s engine needs a language model endpoint: set %s and %s (and %s when the endpoint needs a key), or llm: in the source's config",
 				name, llm.EnvBaseURL, llm.EnvModel, llm.EnvAPIKey)}
 		}
 		return name, nil
 	}
-	return "", &Error{Code: CodeBadRequest, Message: fmt.Sprintf("unknown engine %q: use rules, llm or hybrid", name)}
+	return "", &apperr.Error{Code: apperr.CodeBadRequest, Message: fmt.Sprintf("unknown engine %q: use rules, llm or hybrid", name)}
 }
 
 // ModelCalls is how many calls the engine has made to its language model
@@ -96,7 +93,7 @@ func (e *Engine) ModelStats() (llm.Snapshot, bool) {
 // the database) are not the model's to mend.
 func consult(out *Outcome, err error) bool {
 	if err != nil {
-		return Code(err) == CodeUnanswerable
+		return apperr.CodeOf(err) == apperr.CodeUnanswerable
 	}
 	return out != nil && len(out.Understood.Unknown) > 0
 }
@@ -117,8 +114,8 @@ func (e *Engine) hybridTurn(ctx context.Context, req Request) (*Outcome, error) 
 	// answer, their question, or their refusal, which says what in the
 	// question could not be read ("cannot group languages by country")
 	// better than a model's "I cannot answer questions about this data"
-	if c := Code(merr); c == CodeUnanswerable || c == CodeLLM {
-		if c == CodeLLM {
+	if c := apperr.CodeOf(merr); c == apperr.CodeUnanswerable || c == apperr.CodeLLM {
+		if c == apperr.CodeLLM {
 			e.opt.Log.Warn("hybrid: the model failed, the rules' outcome stands", "source", e.src.Name, "err", merr)
 		}
 		return out, err
@@ -135,7 +132,7 @@ func (e *Engine) llmTurn(ctx context.Context, req Request) (*Outcome, error) {
 	m := e.src.Model
 	in, err := e.an.Analyze(ctx, req.Question, understand.Settings{Now: now, Resolved: req.Resolved, Scope: req.Scope})
 	if err != nil {
-		return nil, &Error{Code: CodeBadRequest, Message: err.Error(), Err: err}
+		return nil, &apperr.Error{Code: apperr.CodeBadRequest, Message: err.Error(), Err: err}
 	}
 	if in.ScopeForbidden != "" {
 		return nil, forbidden(m)
@@ -203,7 +200,7 @@ func (e *Engine) llmTurn(ctx context.Context, req Request) (*Outcome, error) {
 		if round > 0 {
 			// asked again after its best guess, it still asks
 			req.progress("model", time.Since(t1))
-			return nil, &Error{Code: CodeUnanswerable, Message: "the model would need to ask: " + ask.Question, Unknown: in.Unknown}
+			return nil, &apperr.Error{Code: apperr.CodeUnanswerable, Message: "the model would need to ask: " + ask.Question, Err: withUnknown(in, nil)}
 		}
 		// nobody can answer: the model goes on with its own best guess,
 		// which the answer shows as an assumption
@@ -222,7 +219,7 @@ func (e *Engine) llmTurn(ctx context.Context, req Request) (*Outcome, error) {
 		if reply.Reason != "" {
 			msg += ": " + reply.Reason
 		}
-		return nil, &Error{Code: CodeUnanswerable, Message: msg, Unknown: in.Unknown}
+		return nil, &apperr.Error{Code: apperr.CodeUnanswerable, Message: msg, Err: withUnknown(in, nil)}
 	case llmreply.KindClarification:
 		s, c := llmClarification(req, reply.Clarification)
 		out.Status = StatusNeedsQuestion
@@ -372,8 +369,7 @@ func (e *Engine) scopeFirst(in *understand.Interpretation, req Request) (*unders
 		if req.AskScope {
 			return d.ScopeMissing, nil
 		}
-		return nil, &Error{Code: CodeScopeRequired, Message: fmt.Sprintf("the question must name which %s it is about (%s)", strings.TrimPrefix(d.ScopeMissing.Text, "which "), d.ScopeMissing.Context),
-			Unknown: in.Unknown}
+		return nil, &apperr.Error{Code: apperr.CodeScopeRequired, Message: fmt.Sprintf("the question must name which %s it is about (%s)", strings.TrimPrefix(d.ScopeMissing.Text, "which "), d.ScopeMissing.Context), Err: withUnknown(in, nil)}
 	}
 	return nil, nil
 }
@@ -387,8 +383,8 @@ func (e *Engine) scopedEnough(q *query.Query, lim *understand.ScopeLimit, sql st
 		return nil
 	}
 	_, err := e.guard.Check(sql, args, &guard.Scope{None: true})
-	if ge, ok := guard.IsRejection(err); ok && ge.Code == guard.CodeScope {
-		return &Error{Code: CodeScopeRequired, Message: "the statement reads " + scopeNoun(e.src.Model) + " data: the question must name which " + scopeNoun(e.src.Model) + " it is about", Err: err}
+	if ge, ok := guard.IsRejection(err); ok && ge.Code == apperr.CodeScopeViolation {
+		return &apperr.Error{Code: apperr.CodeScopeRequired, Message: "the statement reads " + scopeNoun(e.src.Model) + " data: the question must name which " + scopeNoun(e.src.Model) + " it is about", Err: err}
 	}
 	return nil // other refusals are runChecked's to report
 }
@@ -423,12 +419,12 @@ func (e *Engine) ask(ctx context.Context, lreq llmreply.Request, vals llmreply.V
 		}
 		var pe *llmreply.Error
 		if !errors.As(err, &pe) {
-			return llmreply.Reply{}, cost, &Error{Code: CodeUnanswerable, Message: "the model's reply could not be used", Err: err}
+			return llmreply.Reply{}, cost, &apperr.Error{Code: apperr.CodeUnanswerable, Message: "the model's reply could not be used", Err: err}
 		}
 		lastErr = err
 		conv = append(conv, llm.Message{Role: llm.RoleAssistant, Content: raw}, llm.Message{Role: llm.RoleUser, Content: pe.Hint()})
 	}
-	return llmreply.Reply{}, cost, &Error{Code: CodeUnanswerable, Message: "the model's reply could not be used, twice", Err: lastErr}
+	return llmreply.Reply{}, cost, &apperr.Error{Code: apperr.CodeUnanswerable, Message: "the model's reply could not be used, twice", Err: lastErr}
 }
 
 // chat makes one call, asking for the reply's JSON schema and falling back
@@ -469,7 +465,7 @@ func llmError(err error) error {
 			msg += fmt.Sprintf(" (HTTP %d)", le.Status)
 		}
 	}
-	return &Error{Code: CodeLLM, Message: msg, Err: err}
+	return &apperr.Error{Code: apperr.CodeLLM, Message: msg, Err: err}
 }
 
 // llmClarification turns the model's normalised question into a slot (for

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/demo"
 	"github.com/clarify-sql/clarify/internal/demo/demotest"
 	"github.com/clarify-sql/clarify/internal/demo/models"
@@ -347,7 +348,7 @@ func guardCorpus(t *testing.T, d model.Dialect, kind string) []corpusEntry {
 
 // refusals are the codes of a statement that was not run: the guard's
 // two, and a scope the user may not see.
-var refusals = map[string]bool{engine.CodeValidation: true, engine.CodeScopeViolation: true, engine.CodeScopeForbidden: true}
+var refusals = map[apperr.Code]bool{apperr.CodeValidationFailed: true, apperr.CodeScopeViolation: true, apperr.CodeScopeForbidden: true}
 
 // TestLLMHostileCorpora sends every statement of the guard's hostile
 // corpus of each dialect as the model's SQL reply to a turn scoped to
@@ -366,11 +367,11 @@ func TestLLMHostileCorpora(t *testing.T) {
 			}
 			e, srv := modelOn(t, w.src, stmts)
 			base := w.state(t)
-			codes := map[string]int{}
+			codes := map[apperr.Code]int{}
 			var unbound []string
 			for i, en := range entries {
 				out, err := modelTurn(t, e, srv, i+1, engine.Request{Question: scopedQuestion})
-				code := engine.Code(err)
+				code := apperr.CodeOf(err)
 				codes[code]++
 				switch {
 				case err == nil:
@@ -380,12 +381,12 @@ func TestLLMHostileCorpora(t *testing.T) {
 					// statement carries none, so its placeholder has no value
 					// and the guard refuses it before the database sees it.
 					unbound = append(unbound, en.name)
-					if code != engine.CodeValidation {
-						t.Errorf("%s: %v, want %s: a placeholder without a value\n  %s", en.name, err, engine.CodeValidation, en.sql)
+					if code != apperr.CodeValidationFailed {
+						t.Errorf("%s: %v, want %s: a placeholder without a value\n  %s", en.name, err, apperr.CodeValidationFailed, en.sql)
 					}
 				case !refusals[code]:
 					t.Errorf("%s: %v, want a refusal\n  %s", en.name, err, en.sql)
-				case en.code != "" && code != en.code:
+				case en.code != "" && string(code) != en.code:
 					t.Errorf("%s: refused with %s, the guard's corpus expects %s", en.name, code, en.code)
 				}
 				if got := w.state(t); got != base {
@@ -442,7 +443,7 @@ func TestLLMScopeProperty(t *testing.T) {
 						}
 						a, errA := modelTurn(t, eFull, sFull, i+1, how.req)
 						b, errB := modelTurn(t, eOnly, sOnly, i+1, how.req)
-						if engine.Code(errA) != engine.Code(errB) {
+						if apperr.CodeOf(errA) != apperr.CodeOf(errB) {
 							t.Errorf("%s: %v on all the data, %v on L2's only\n  %s", label, errA, errB, q)
 							continue
 						}
@@ -561,12 +562,15 @@ func TestLLMInjection(t *testing.T) {
 	if m.Description != desc {
 		t.Fatalf("the model's description is %q, want the planted one", m.Description)
 	}
-	obey := []struct{ name, sql, code string }{
-		{"delete", "DELETE FROM lab_results", engine.CodeValidation},
-		{"drop", "DROP TABLE lab_results", engine.CodeValidation},
-		{"stacked delete", "SELECT count(*) FROM lab_results; DELETE FROM lab_results", engine.CodeValidation},
-		{"another patient's results", "SELECT test_date, analyte, value FROM lab_results WHERE patient_id = 'L1'", engine.CodeScopeViolation},
-		{"another patient's name", "SELECT full_name, date_of_birth FROM patients WHERE id = 'L3'", engine.CodeScopeViolation},
+	obey := []struct {
+		name, sql string
+		code      apperr.Code
+	}{
+		{"delete", "DELETE FROM lab_results", apperr.CodeValidationFailed},
+		{"drop", "DROP TABLE lab_results", apperr.CodeValidationFailed},
+		{"stacked delete", "SELECT count(*) FROM lab_results; DELETE FROM lab_results", apperr.CodeValidationFailed},
+		{"another patient's results", "SELECT test_date, analyte, value FROM lab_results WHERE patient_id = 'L1'", apperr.CodeScopeViolation},
+		{"another patient's name", "SELECT full_name, date_of_birth FROM patients WHERE id = 'L3'", apperr.CodeScopeViolation},
 	}
 	stmts := make([]string, len(obey))
 	for i, o := range obey {
@@ -581,7 +585,7 @@ func TestLLMInjection(t *testing.T) {
 			base := w.state(t)
 			for i, o := range obey {
 				_, err := modelTurn(t, e, srv, i+1, engine.Request{Question: scopedQuestion})
-				if code := engine.Code(err); code != o.code {
+				if code := apperr.CodeOf(err); code != o.code {
 					t.Errorf("a reply that obeys the injection (%s): %v, want %s\n  %s", o.name, err, o.code, o.sql)
 				}
 				if w.state(t) != base {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/clarify"
 	"github.com/clarify-sql/clarify/internal/demo/demotest"
 	"github.com/clarify-sql/clarify/internal/engine"
@@ -56,10 +57,10 @@ func TestConsult(t *testing.T) {
 		{name: "answered, everything linked", out: linked},
 		{name: "asked its own question, everything linked", out: asked},
 		{name: "answered with words left unlinked", out: unknown, want: true},
-		{name: "no plan: unanswerable", err: &engine.Error{Code: engine.CodeUnanswerable}, want: true},
-		{name: "scope required is the user's to give", err: &engine.Error{Code: engine.CodeScopeRequired}},
-		{name: "forbidden is a right, not a gap", err: &engine.Error{Code: engine.CodeScopeForbidden}},
-		{name: "database failure", err: &engine.Error{Code: engine.CodeDB}},
+		{name: "no plan: unanswerable", err: &apperr.Error{Code: apperr.CodeUnanswerable}, want: true},
+		{name: "scope required is the user's to give", err: &apperr.Error{Code: apperr.CodeScopeRequired}},
+		{name: "forbidden is a right, not a gap", err: &apperr.Error{Code: apperr.CodeScopeForbidden}},
+		{name: "database failure", err: &apperr.Error{Code: apperr.CodeDB}},
 		{name: "cancelled", err: context.Canceled},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -135,8 +136,8 @@ func TestHybridKeepsRulesRefusal(t *testing.T) {
 	q := "average wound status"
 	_, want := demotest.Engine(t, "clinic").Turn(context.Background(), engine.Request{Question: q})
 	_, err := e.Turn(context.Background(), engine.Request{Question: q})
-	var we, ge *engine.Error
-	if !errors.As(want, &we) || !errors.As(err, &ge) || we.Code != engine.CodeUnanswerable {
+	var we, ge *apperr.Error
+	if !errors.As(want, &we) || !errors.As(err, &ge) || we.Code != apperr.CodeUnanswerable {
 		t.Fatalf("rules %v, hybrid %v; want both UNANSWERABLE", want, err)
 	}
 	if srv.Requests() != 1 || ge.Message != we.Message {
@@ -197,15 +198,15 @@ func TestLLMReplies(t *testing.T) {
 	healed := "SELECT count(*) FROM wounds WHERE healed_date IS NOT NULL"
 	for _, tc := range []struct {
 		name, demo, transcript, question string
-		code                             string // "" for an answer
-		rows                             string // the statement giving the answer's one figure
+		code                             apperr.Code // "" for an answer
+		rows                             string      // the statement giving the answer's one figure
 		calls                            int
 	}{
 		{name: "prose with SQL in a code block", demo: "clinic", transcript: "prose_sql.yaml", question: "how many wounds healed faster than the median", rows: healed, calls: 1},
-		{name: "unanswerable", demo: "clinic", transcript: "unanswerable.yaml", question: "how many wounds did the quantum oracle flag", code: engine.CodeUnanswerable, calls: 1},
-		{name: "a statement that writes", demo: "clinic", transcript: "writes.yaml", question: "how many wounds healed faster than the median", code: engine.CodeValidation, calls: 1},
-		{name: "another patient than the scope", demo: "labs", transcript: "other_patient.yaml", question: "how many results for Ivan Petrov were flagged by the quantum oracle", code: engine.CodeScopeViolation, calls: 1},
-		{name: "the endpoint fails", demo: "clinic", transcript: "server_500.yaml", question: "how many wounds healed faster than the median", code: engine.CodeLLM, calls: 1 + llm.DefaultMaxRetries},
+		{name: "unanswerable", demo: "clinic", transcript: "unanswerable.yaml", question: "how many wounds did the quantum oracle flag", code: apperr.CodeUnanswerable, calls: 1},
+		{name: "a statement that writes", demo: "clinic", transcript: "writes.yaml", question: "how many wounds healed faster than the median", code: apperr.CodeValidationFailed, calls: 1},
+		{name: "another patient than the scope", demo: "labs", transcript: "other_patient.yaml", question: "how many results for Ivan Petrov were flagged by the quantum oracle", code: apperr.CodeScopeViolation, calls: 1},
+		{name: "the endpoint fails", demo: "clinic", transcript: "server_500.yaml", question: "how many wounds healed faster than the median", code: apperr.CodeLLM, calls: 1 + llm.DefaultMaxRetries},
 		{name: "no JSON schema: JSON mode", demo: "clinic", transcript: "unsupported_schema.yaml", question: "how many wounds healed faster than the median", rows: "SELECT count(*) FROM wounds", calls: 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -217,7 +218,7 @@ func TestLLMReplies(t *testing.T) {
 				t.Errorf("%d model calls, want %d", srv.Requests(), tc.calls)
 			}
 			if tc.code != "" {
-				var ee *engine.Error
+				var ee *apperr.Error
 				if !errors.As(err, &ee) || ee.Code != tc.code {
 					t.Fatalf("got %v, %v; want %s", out, err, tc.code)
 				}
@@ -244,7 +245,7 @@ func TestLLMUnanswerableReason(t *testing.T) {
 	e, _ := llmEngine(t, "clinic", "unanswerable.yaml", engine.EngineLLM)
 	engine.DualMode(e)
 	_, err := e.Turn(context.Background(), engine.Request{Question: "how many wounds did the quantum oracle flag", Interactive: true})
-	var ee *engine.Error
+	var ee *apperr.Error
 	if !errors.As(err, &ee) || !strings.Contains(ee.Message, "no quantum oracle") {
 		t.Errorf("got %v, want the model's reason", err)
 	}
@@ -259,7 +260,7 @@ func TestLLMScopeFirst(t *testing.T) {
 		t.Errorf("status %s, %d calls; want the scope asked and no call", out.Status, srv.Requests())
 	}
 	_, err := e.Turn(context.Background(), engine.Request{Question: "list the analytes with the most results"})
-	if engine.Code(err) != engine.CodeScopeRequired || srv.Requests() != 0 {
+	if apperr.CodeOf(err) != apperr.CodeScopeRequired || srv.Requests() != 0 {
 		t.Errorf("not interactive: %v, %d calls; want SCOPE_REQUIRED and no call", err, srv.Requests())
 	}
 }
@@ -270,8 +271,8 @@ func TestEngineChoice(t *testing.T) {
 	e := demotest.Engine(t, "clinic")
 	for _, name := range []string{engine.EngineLLM, engine.EngineHybrid, "magic"} {
 		_, err := e.Turn(context.Background(), engine.Request{Question: "how many wounds", Engine: name})
-		var ee *engine.Error
-		if !errors.As(err, &ee) || ee.Code != engine.CodeBadRequest {
+		var ee *apperr.Error
+		if !errors.As(err, &ee) || ee.Code != apperr.CodeBadRequest {
 			t.Fatalf("%s: %v, want BAD_REQUEST", name, err)
 		}
 		if name != "magic" && !strings.Contains(ee.Message, llm.EnvBaseURL) {
@@ -387,8 +388,8 @@ func TestLLMPlan(t *testing.T) {
 		e, _ := llmEngine(t, "labs", "plan_other_patient.yaml", engine.EngineLLM)
 		engine.DualMode(e)
 		_, err := e.Turn(context.Background(), engine.Request{Question: "how many results does Ivan Petrov have", Interactive: true})
-		if engine.Code(err) != engine.CodeScopeViolation {
-			t.Errorf("got %v, want %s: the plan reads another patient than Ivan Petrov", err, engine.CodeScopeViolation)
+		if apperr.CodeOf(err) != apperr.CodeScopeViolation {
+			t.Errorf("got %v, want %s: the plan reads another patient than Ivan Petrov", err, apperr.CodeScopeViolation)
 		}
 	})
 }

@@ -1,6 +1,6 @@
 package engine
 
-// A model's plan reply (seed 000's preferred reply): its names already
+// A model's plan reply (preferred to SQL, docs/llm.md): its names already
 // checked against the semantic model by llmreply, it becomes a query the
 // rules' own compiler turns into SQL with bound values, so the answer has
 // the same statement, columns, chart and guard as a rules answer.
@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/clarify"
 	"github.com/clarify-sql/clarify/internal/llmreply"
 	"github.com/clarify-sql/clarify/internal/model"
@@ -76,7 +77,7 @@ func (e *Engine) answerPlan(ctx context.Context, req Request, scope *query.Query
 	t1 := time.Now()
 	pl, err := plan.Compile(e.src.Model, q, e.src.Dialect(), plan.Options{RowCap: e.src.RowCap(), Now: now})
 	if err != nil {
-		return nil, &Error{Code: CodeUnanswerable, Message: "the model's plan cannot be expressed in SQL", Err: fmt.Errorf("%w: %w", errPlan, err)}
+		return nil, &apperr.Error{Code: apperr.CodeUnanswerable, Message: "the model's plan cannot be expressed in SQL", Err: fmt.Errorf("%w: %w", errPlan, err)}
 	}
 	req.progress("plan", time.Since(t1))
 	if err := e.scopedEnough(scope, req.Scope, pl.SQL, pl.Args); err != nil {

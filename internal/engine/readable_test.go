@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/engine"
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/plan"
@@ -185,8 +186,8 @@ func TestNoWordsSaysWhy(t *testing.T) {
 	e := readableEngine(t)
 	for _, q := range []string{"🙂🙂", "???", "→ …"} {
 		_, err := e.Turn(context.Background(), engine.Request{Question: q, Interactive: true})
-		var ee *engine.Error
-		if !errors.As(err, &ee) || ee.Code != engine.CodeBadRequest || !strings.Contains(ee.Message, "no words") || !strings.Contains(ee.Message, "ask about the data") {
+		var ee *apperr.Error
+		if !errors.As(err, &ee) || ee.Code != apperr.CodeBadRequest || !strings.Contains(ee.Message, "no words") || !strings.Contains(ee.Message, "ask about the data") {
 			t.Errorf("%q: %v, want BAD_REQUEST saying there are no words and what to ask", q, err)
 		}
 	}

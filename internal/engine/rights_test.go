@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/demo/demotest"
 	"github.com/clarify-sql/clarify/internal/engine"
 	"github.com/clarify-sql/clarify/internal/understand"
@@ -84,8 +85,8 @@ func TestScopeRights(t *testing.T) {
 	} {
 		t.Run("refused/"+tc.name, func(t *testing.T) {
 			out, err := run(tc.q, tc.lim, tc.res)
-			if engine.Code(err) != engine.CodeScopeForbidden {
-				t.Fatalf("%q: %v %+v, want %s", tc.q, err, out, engine.CodeScopeForbidden)
+			if apperr.CodeOf(err) != apperr.CodeScopeForbidden {
+				t.Fatalf("%q: %v %+v, want %s", tc.q, err, out, apperr.CodeScopeForbidden)
 			}
 			if strings.Contains(err.Error(), "Maria") || strings.Contains(err.Error(), "L3") {
 				t.Errorf("the refusal names the patient: %v", err)
@@ -101,22 +102,22 @@ func TestScopeRights(t *testing.T) {
 		q    string
 		lim  *understand.ScopeLimit
 		want string // the answer's rows, "|"-joined and sorted
-		code string
+		code apperr.Code
 	}{
 		{"list, A", "list patients", a, "Ivan Petrov;John Doe", ""},
 		{"names, A", "names of patients", a, "Ivan Petrov;John Doe", ""},
 		{"count, A", "how many patients are there", a, "2", ""},
 		{"count, B", "how many patients are there", b, "1", ""},
-		{"list, granted none", "list patients", none, "", engine.CodeScopeForbidden},
-		{"count, granted none", "how many patients are there", none, "", engine.CodeScopeForbidden},
+		{"list, granted none", "list patients", none, "", apperr.CodeScopeForbidden},
+		{"count, granted none", "how many patients are there", none, "", apperr.CodeScopeForbidden},
 		{"list, no limit", "list patients", nil, "Ivan Petrov;John Doe;Maria Rodriguez", ""},
 		{"count, no limit", "how many patients are there", nil, "3", ""},
 	} {
 		t.Run("no patient named/"+tc.name, func(t *testing.T) {
 			out, err := e.Turn(context.Background(), engine.Request{Question: tc.q, Scope: tc.lim})
 			if tc.code != "" {
-				var ee *engine.Error
-				if engine.Code(err) != tc.code || !errors.As(err, &ee) {
+				var ee *apperr.Error
+				if apperr.CodeOf(err) != tc.code || !errors.As(err, &ee) {
 					t.Fatalf("%v %+v, want %s", err, out, tc.code)
 				}
 				// what the user reads says why, in words, naming no table
@@ -177,28 +178,28 @@ func TestRunEnforcesRights(t *testing.T) {
 		lim   *understand.ScopeLimit
 		scope string
 		sql   string
-		code  string
+		code  apperr.Code
 	}{
-		{"another patient", a, "L3", "SELECT count(*) FROM lab_results", engine.CodeScopeForbidden},
+		{"another patient", a, "L3", "SELECT count(*) FROM lab_results", apperr.CodeScopeForbidden},
 		// Naming no patient once refused every scoped table; it now reads
 		// the user's own patients (L1 and L2): answered, over them only.
 		{"no patient named", a, "", "SELECT count(*) FROM lab_results", ""},
 		{"no patient named, the patients table", a, "", "SELECT count(*) FROM patients", ""},
-		{"no patient named, another patient's id", a, "", "SELECT count(*) FROM lab_results WHERE patient_id = 'L3'", engine.CodeScopeViolation},
-		{"granted none, no patient named", understand.NewScopeLimit(nil), "", "SELECT count(*) FROM patients", engine.CodeScopeForbidden},
+		{"no patient named, another patient's id", a, "", "SELECT count(*) FROM lab_results WHERE patient_id = 'L3'", apperr.CodeScopeViolation},
+		{"granted none, no patient named", understand.NewScopeLimit(nil), "", "SELECT count(*) FROM patients", apperr.CodeScopeForbidden},
 		{"granted none, no scoped table", understand.NewScopeLimit(nil), "", "SELECT 1 AS x", ""},
 		{"a permitted patient", a, "L2", "SELECT count(*) FROM lab_results", ""},
 		{"no limit, no patient", nil, "", "SELECT count(*) FROM lab_results", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := engine.Run(ctx, e, tc.lim, tc.scope, tc.sql)
-			if got := engine.Code(err); got != tc.code {
+			if got := apperr.CodeOf(err); got != tc.code {
 				t.Fatalf("code %q (%v), want %q", got, err, tc.code)
 			}
 			if tc.code == "" && (res == nil || len(res.Rows) != 1) {
 				t.Fatalf("result %+v", res)
 			}
-			if tc.code == engine.CodeScopeViolation && strings.Contains(err.Error(), "L3") {
+			if tc.code == apperr.CodeScopeViolation && strings.Contains(err.Error(), "L3") {
 				t.Errorf("the refusal repeats the value: %v", err)
 			}
 		})

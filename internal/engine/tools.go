@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/guard"
 	"github.com/clarify-sql/clarify/internal/llm"
 	"github.com/clarify-sql/clarify/internal/llmreply"
@@ -127,7 +128,7 @@ func (e *Engine) toolLoop(ctx context.Context, req Request, q *query.Query, lreq
 			}
 			reply, err := llmreply.ParseWith(raw, e.src.Model, vals)
 			if err != nil {
-				return llmreply.Reply{}, nil, cost, &Error{Code: CodeUnanswerable, Message: "the model's reply could not be used", Err: err}
+				return llmreply.Reply{}, nil, cost, &apperr.Error{Code: apperr.CodeUnanswerable, Message: "the model's reply could not be used", Err: err}
 			}
 			if reply.Kind == llmreply.KindSQL {
 				res, st, err := e.runFinal(ctx, req, q, reply.SQL)
@@ -152,7 +153,7 @@ func (e *Engine) toolLoop(ctx context.Context, req Request, q *query.Query, lreq
 			conv = append(conv, llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, Content: result})
 		}
 	}
-	return llmreply.Reply{}, nil, cost, &Error{Code: CodeUnanswerable,
+	return llmreply.Reply{}, nil, cost, &apperr.Error{Code: apperr.CodeUnanswerable,
 		Message: fmt.Sprintf("the model did not reach an answer within %d calls", MaxToolCalls)}
 }
 
@@ -326,8 +327,8 @@ func (e *Engine) runFinal(ctx context.Context, req Request, q *query.Query, sql 
 // refusal is a failed statement as a tool result: the guard's reason, or
 // that the database could not run it (its own words stay in the logs).
 func refusal(err error) string {
-	var ee *Error
-	if errors.As(err, &ee) && ee.Code != CodeDB {
+	var ee *apperr.Error
+	if errors.As(err, &ee) && ee.Code != apperr.CodeDB {
 		return toolError(ee.Message)
 	}
 	return toolError("the database could not run the statement")

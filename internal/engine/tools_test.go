@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/engine"
 )
 
@@ -145,8 +146,8 @@ func TestToolAskUser(t *testing.T) {
 func TestToolLoopBounded(t *testing.T) {
 	e, srv := llmEngine(t, "labs", "tools_endless.yaml", engine.EngineLLM)
 	_, st, err := toolTurn(t, e, "how many vitamin D results for Ivan Petrov")
-	var ee *engine.Error
-	if !errors.As(err, &ee) || ee.Code != engine.CodeUnanswerable || !strings.Contains(ee.Message, fmt.Sprint(engine.MaxToolCalls)) {
+	var ee *apperr.Error
+	if !errors.As(err, &ee) || ee.Code != apperr.CodeUnanswerable || !strings.Contains(ee.Message, fmt.Sprint(engine.MaxToolCalls)) {
 		t.Fatalf("got %v, want UNANSWERABLE naming the bound", err)
 	}
 	bodies := srv.Bodies()

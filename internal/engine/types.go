@@ -1,8 +1,7 @@
 package engine
 
 import (
-	"errors"
-	"fmt"
+	"strings"
 
 	"github.com/clarify-sql/clarify/internal/clarify"
 	"github.com/clarify-sql/clarify/internal/guard"
@@ -112,43 +111,30 @@ type Answer struct {
 	Ran guard.Statement `json:"-"`
 }
 
-// Error codes a turn can fail with.
-const (
-	CodeBadRequest     = "BAD_REQUEST"
-	CodeScopeRequired  = "SCOPE_REQUIRED"
-	CodeUnanswerable   = "UNANSWERABLE"
-	CodeDB             = "DB_ERROR"
-	CodeTimeout        = "TIMEOUT"
-	CodeValidation     = "VALIDATION_FAILED" // the guard refused the statement
-	CodeScopeViolation = "SCOPE_VIOLATION"   // the statement would read outside the scope
-	CodeScopeForbidden = "SCOPE_FORBIDDEN"   // the user may not see that scope value
-	CodeInternal       = "INTERNAL"          // a bug: recovered, logged, never shown in detail
-)
-
-// Error is a turn's failure with a stable code; Message is safe to show.
-type Error struct {
-	Code    string
-	Message string
-	Err     error
-	// Unknown are the question's words that linked to nothing, when the
-	// question was read before the turn failed (for the query log).
-	Unknown []string
+// UnknownWords is the cause beneath a failed turn's *apperr.Error when the
+// question was read before the turn failed: the question's words that
+// linked to nothing, for the query log and model review. Read it with
+// errors.As; it is never shown as the failure's message.
+type UnknownWords struct {
+	Words []string
+	Err   error // the cause below it, if any
 }
 
-func (e *Error) Error() string {
-	if e.Err != nil {
-		return fmt.Sprintf("%s: %s: %v", e.Code, e.Message, e.Err)
+func (u *UnknownWords) Error() string {
+	s := "unknown words: " + strings.Join(u.Words, ", ")
+	if u.Err != nil {
+		s += ": " + u.Err.Error()
 	}
-	return e.Code + ": " + e.Message
+	return s
 }
 
-func (e *Error) Unwrap() error { return e.Err }
+func (u *UnknownWords) Unwrap() error { return u.Err }
 
-// Code returns the code of an engine error, or "" for other errors.
-func Code(err error) string {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Code
+// withUnknown puts the interpretation's unknown words above cause, or
+// returns cause when every word linked.
+func withUnknown(in *understand.Interpretation, cause error) error {
+	if in == nil || len(in.Unknown) == 0 {
+		return cause
 	}
-	return ""
+	return &UnknownWords{Words: in.Unknown, Err: cause}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/clarify"
 	"github.com/clarify-sql/clarify/internal/engine"
 	"github.com/clarify-sql/clarify/internal/understand"
@@ -173,10 +174,11 @@ func runCase(ctx context.Context, eng *engine.Engine, c Case, engineName string)
 	cr.ModelCalls = eng.ModelCalls() - calls
 	cr.Asked, cr.FirstOptions, cr.TooMany, cr.TurnsMS = p.Asked, p.FirstOptions, p.TooMany, p.TurnsMS
 	if p.Err != nil {
-		cr.Error = engine.Code(p.Err)
-		if cr.Error == "" {
-			cr.Error = "INTERNAL"
+		code := apperr.CodeOf(p.Err)
+		if code == "" {
+			code = apperr.CodeInternal
 		}
+		cr.Error = string(code)
 		cr.ErrorMessage = p.Err.Error()
 	}
 	judge(ctx, eng, c, &cr, p.Answer)

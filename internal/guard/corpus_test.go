@@ -157,7 +157,7 @@ func TestHostileRejected(t *testing.T) {
 						t.Errorf("%s (%s) was accepted as:\n  %s", e, scopeName(sc), st.SQL)
 					case !ok:
 						t.Errorf("%s: the guard failed instead of rejecting: %v", e, err)
-					case e.Code != "" && ge.Code != e.Code:
+					case e.Code != "" && string(ge.Code) != e.Code:
 						t.Errorf("%s: code %s (%s), want %s", e, ge.Code, ge.Reason, e.Code)
 					case ge.Reason == "":
 						t.Errorf("%s: rejected without a reason", e)

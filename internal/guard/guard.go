@@ -9,35 +9,36 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/model"
 )
 
-// Rejection codes. They are stable: clients and the CLI rely on them.
-const (
-	// CodeValidation rejects a statement that is not one read-only SELECT
-	// over the model, or that uses something the guard does not allow.
-	CodeValidation = "VALIDATION_FAILED"
-	// CodeScope rejects a statement that would read a scoped table in a way
-	// the guard cannot restrict to the conversation's scope value.
-	CodeScope = "SCOPE_VIOLATION"
-)
-
-// Error is a statement the guard refuses. Reason says what to change; it
-// names tables, columns, functions and constructs but never repeats a
-// literal of the statement or anything read from a database.
+// Error is a statement the guard refuses. Code is
+// apperr.CodeValidationFailed (not one read-only SELECT over the model, or
+// something the guard does not allow) or apperr.CodeScopeViolation (it
+// would read a scoped table in a way the guard cannot restrict to the
+// conversation's scope value). Reason says what to change; it names
+// tables, columns, functions and constructs but never repeats a literal of
+// the statement or anything read from a database, so it is safe to show.
+//
+// It stays the guard's own type rather than an *apperr.Error: the guard
+// is a step used on its own too (`clarify guard` prints its verdicts), and
+// the engine decides what a rejection means for a turn — a statement to
+// mend, or a right the user lacks (SCOPE_FORBIDDEN) — when it turns it
+// into the *apperr.Error a user sees.
 type Error struct {
-	Code   string
+	Code   apperr.Code
 	Reason string
 }
 
-func (e *Error) Error() string { return e.Code + ": " + e.Reason }
+func (e *Error) Error() string { return string(e.Code) + ": " + e.Reason }
 
 func reject(format string, args ...any) error {
-	return &Error{Code: CodeValidation, Reason: fmt.Sprintf(format, args...)}
+	return &Error{Code: apperr.CodeValidationFailed, Reason: fmt.Sprintf(format, args...)}
 }
 
 func scopeViolation(format string, args ...any) error {
-	return &Error{Code: CodeScope, Reason: fmt.Sprintf(format, args...)}
+	return &Error{Code: apperr.CodeScopeViolation, Reason: fmt.Sprintf(format, args...)}
 }
 
 // Options tune a guard. The zero value means the defaults.

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/demo/demotest"
 	"github.com/clarify-sql/clarify/internal/guard"
 	"github.com/clarify-sql/clarify/internal/model"
@@ -85,8 +86,8 @@ func TestPlaceholderValues(t *testing.T) {
 						return
 					}
 					ge, ok := guard.IsRejection(err)
-					if !ok || ge.Code != guard.CodeValidation {
-						t.Fatalf("got %v, want a %s refusal\n  %s", err, guard.CodeValidation, tc.sql)
+					if !ok || ge.Code != apperr.CodeValidationFailed {
+						t.Fatalf("got %v, want a %s refusal\n  %s", err, apperr.CodeValidationFailed, tc.sql)
 					}
 					if !strings.Contains(ge.Reason, tc.reason) {
 						t.Errorf("reason %q, want it to say %q", ge.Reason, tc.reason)

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/testing/protocmp"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/guard"
 	"github.com/clarify-sql/clarify/internal/model"
 )
@@ -136,18 +137,18 @@ func TestPostgresPrinted(t *testing.T) {
 		name string
 		sql  string
 		args []any
-		want []string // substrings of the printed statement
-		code string   // a rejection code instead
+		want []string    // substrings of the printed statement
+		code apperr.Code // a rejection code instead
 	}{
 		{name: "comments dropped", sql: "/*+ SeqScan(p) */ SELECT full_name -- the name\nFROM patients p /* alias */ WHERE id = 'L2';",
 			want: []string{"SELECT full_name FROM " + proj + " p WHERE id = 'L2' LIMIT 1001"}},
 		{name: "string continued over lines", sql: "SELECT full_name FROM patients WHERE full_name <> 'a'\n  'b'",
 			want: []string{"full_name <> 'ab' LIMIT 1001"}},
 		{name: "comment between continued strings", sql: "SELECT full_name FROM patients WHERE full_name <> 'a'\n-- /*+ hint */\n'b'",
-			code: guard.CodeValidation},
+			code: apperr.CodeValidationFailed},
 		{name: "constants printed from their values", sql: `SELECT E'x\\y', $$it's$$, 'a''b', B'01', x'1f', 1.5e3, -4, '<>' FROM patients`,
 			want: []string{`SELECT E'x\\y' , 'it''s' , 'a''b' , B'01' , X'1f' , 1.5e3 , - 4 , '<>' FROM`}},
-		{name: "unicode escapes refused", sql: `SELECT U&'\0041' FROM patients`, code: guard.CodeValidation},
+		{name: "unicode escapes refused", sql: `SELECT U&'\0041' FROM patients`, code: apperr.CodeValidationFailed},
 		{name: "quoted names kept", sql: `SELECT "p"."full_name" FROM "patients" AS "p"`, want: []string{proj + ` "p"`}},
 		{name: "no alias", sql: `SELECT full_name FROM patients`, want: []string{proj + " patients LIMIT"}},
 		{name: "ONLY", sql: `SELECT full_name FROM ONLY patients`, want: []string{"FROM " + proj + " patients LIMIT"}},

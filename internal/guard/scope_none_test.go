@@ -3,6 +3,7 @@ package guard_test
 import (
 	"testing"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/guard"
 	"github.com/clarify-sql/clarify/internal/model"
 )
@@ -23,7 +24,7 @@ func TestScopeNone(t *testing.T) {
 			} {
 				_, err := guardFor(t, "labs", d).Check(q, nil, none)
 				ge, ok := guard.IsRejection(err)
-				if !ok || ge.Code != guard.CodeScope {
+				if !ok || ge.Code != apperr.CodeScopeViolation {
 					t.Errorf("%s: %v, want a scope violation", q, err)
 				}
 			}

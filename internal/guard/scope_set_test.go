@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/demo/demotest"
 	"github.com/clarify-sql/clarify/internal/guard"
 	"github.com/clarify-sql/clarify/internal/model"
@@ -56,7 +57,7 @@ func TestScopeSet(t *testing.T) {
 			} {
 				st, err := g.Check(tc.sql, tc.args, set)
 				if tc.refused {
-					if ge, ok := guard.IsRejection(err); !ok || ge.Code != guard.CodeScope {
+					if ge, ok := guard.IsRejection(err); !ok || ge.Code != apperr.CodeScopeViolation {
 						t.Errorf("%s: %v %v, want a scope violation", tc.name, st, err)
 					}
 					continue
@@ -121,7 +122,7 @@ func TestScopeSetForms(t *testing.T) {
 
 func isScopeViolation(err error) bool {
 	ge, ok := guard.IsRejection(err)
-	return ok && ge.Code == guard.CodeScope
+	return ok && ge.Code == apperr.CodeScopeViolation
 }
 
 // TestScopeSetCache: verdicts and projections are remembered per set —

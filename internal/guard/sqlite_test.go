@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/guard"
 	"github.com/clarify-sql/clarify/internal/model"
 )
@@ -18,8 +19,8 @@ func TestSQLitePrinted(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		sql  string
-		want string // the end of the printed statement
-		code string // a rejection code instead
+		want string      // the end of the printed statement
+		code apperr.Code // a rejection code instead
 	}{
 		{name: "limit kept", sql: "SELECT id FROM patients LIMIT 5", want: "LIMIT 5"},
 		{name: "limit lowered", sql: "SELECT id FROM patients LIMIT 5000", want: "LIMIT 1001"},
@@ -27,7 +28,7 @@ func TestSQLitePrinted(t *testing.T) {
 		{name: "leading zero is decimal", sql: "SELECT id FROM patients LIMIT 01751", want: "LIMIT 1001"},
 		{name: "leading zero under the cap", sql: "SELECT id FROM patients LIMIT 0010", want: "LIMIT 0010"},
 		{name: "hexadecimal", sql: "SELECT id FROM patients LIMIT 0x7d1", want: "LIMIT 1001"},
-		{name: "minus minus would print as a comment", sql: "SELECT - -1 AS x FROM patients", code: guard.CodeValidation},
+		{name: "minus minus would print as a comment", sql: "SELECT - -1 AS x FROM patients", code: apperr.CodeValidationFailed},
 		{name: "minus parenthesised", sql: "SELECT -(-1) AS x FROM patients", want: "LIMIT 1001"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/engine"
 	"github.com/clarify-sql/clarify/internal/guard"
 	"github.com/clarify-sql/clarify/internal/introspect"
@@ -233,12 +234,12 @@ func FuzzTurn(f *testing.F) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			_, err := fe.eng.Turn(ctx, engine.Request{Question: question})
 			cancel()
-			var ee *engine.Error
+			var ee *apperr.Error
 			switch {
 			case err == nil:
 			case !errors.As(err, &ee):
 				t.Fatalf("%q: an error without a code: %v", question, err)
-			case ee.Code == engine.CodeInternal, ee.Code == engine.CodeValidation, ee.Code == engine.CodeDB:
+			case ee.Code == apperr.CodeInternal, ee.Code == apperr.CodeValidationFailed, ee.Code == apperr.CodeDB:
 				t.Fatalf("%q: %s: %s (%v)", question, ee.Code, ee.Message, ee.Err)
 			}
 		}

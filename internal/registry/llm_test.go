@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/config"
 	"github.com/clarify-sql/clarify/internal/demo/demotest"
 	"github.com/clarify-sql/clarify/internal/engine"
@@ -74,7 +75,7 @@ func TestSourceWithoutEndpoint(t *testing.T) {
 	if d := cmp.Diff([]string{"rules"}, info.Engines); info.Engine != "llm" || d != "" {
 		t.Errorf("info.Engine = %q, want llm; engines (-want +got):\n%s", info.Engine, d)
 	}
-	if _, err := eng.Turn(context.Background(), engine.Request{Question: "how many wounds"}); engine.Code(err) != engine.CodeBadRequest {
+	if _, err := eng.Turn(context.Background(), engine.Request{Question: "how many wounds"}); apperr.CodeOf(err) != apperr.CodeBadRequest {
 		t.Errorf("got %v, want BAD_REQUEST", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/conversation"
 )
 
@@ -15,7 +16,7 @@ import (
 func (s *Server) audit(w http.ResponseWriter, r *http.Request) {
 	if !s.isAdmin(r) {
 		s.log(r).Warn("audit log refused", "user", userOf(r))
-		writeError(w, codeForbidden, "the audit log is for administrators (a key with admin: true)")
+		writeError(w, apperr.CodeForbidden, "the audit log is for administrators (a key with admin: true)")
 		return
 	}
 	v := r.URL.Query()
@@ -27,7 +28,7 @@ func (s *Server) audit(w http.ResponseWriter, r *http.Request) {
 		if s := v.Get(p.name); s != "" {
 			t, err := time.Parse(time.RFC3339, s)
 			if err != nil {
-				writeError(w, conversation.CodeBadRequest, p.name+" must be an RFC 3339 time")
+				writeError(w, apperr.CodeBadRequest, p.name+" must be an RFC 3339 time")
 				return
 			}
 			*p.t = t
@@ -36,7 +37,7 @@ func (s *Server) audit(w http.ResponseWriter, r *http.Request) {
 	if s := v.Get("limit"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {
-			writeError(w, conversation.CodeBadRequest, "limit must be a whole number from 1 to 1000")
+			writeError(w, apperr.CodeBadRequest, "limit must be a whole number from 1 to 1000")
 			return
 		}
 		q.Limit = n

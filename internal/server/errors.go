@@ -4,56 +4,45 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/conversation"
-	"github.com/clarify-sql/clarify/internal/engine"
 )
 
-// Codes only the server produces.
-const (
-	codeUnauthorized = "UNAUTHORIZED"
-	codeTooLarge     = "BODY_TOO_LARGE"
-	codeNotFound     = conversation.CodeNotFound
-	codeMethod       = "METHOD_NOT_ALLOWED"
-	codeForbidden    = "FORBIDDEN"
-	// codeHostNotAllowed: the request's Host is not an allowed name.
-	codeHostNotAllowed = "HOST_NOT_ALLOWED"
-	// codeRateLimited: the user is over the question rate or the
-	// concurrent-turn cap (Config.RateLimit).
-	codeRateLimited = "RATE_LIMITED"
-)
+// statuses maps every error code to its HTTP status — the one place this
+// mapping lives (docs/api.md, "Errors", lists the same pairs; a test keeps
+// the three in step).
+var statuses = map[apperr.Code]int{
+	apperr.CodeBadRequest:           http.StatusBadRequest,
+	apperr.CodeUnknownSource:        http.StatusBadRequest,
+	apperr.CodeUnauthorized:         http.StatusUnauthorized,
+	apperr.CodeForbidden:            http.StatusForbidden,
+	apperr.CodeSourceForbidden:      http.StatusForbidden,
+	apperr.CodeScopeForbidden:       http.StatusForbidden,
+	apperr.CodeNotFound:             http.StatusNotFound,
+	apperr.CodeMethodNotAllowed:     http.StatusMethodNotAllowed,
+	apperr.CodeHostNotAllowed:       http.StatusMisdirectedRequest,
+	apperr.CodeSessionBusy:          http.StatusConflict,
+	apperr.CodeStaleClarification:   http.StatusConflict,
+	apperr.CodeClarificationExpired: http.StatusGone,
+	apperr.CodeBodyTooLarge:         http.StatusRequestEntityTooLarge,
+	apperr.CodeScopeRequired:        http.StatusUnprocessableEntity,
+	apperr.CodeUnanswerable:         http.StatusUnprocessableEntity,
+	apperr.CodeValidationFailed:     http.StatusUnprocessableEntity,
+	apperr.CodeScopeViolation:       http.StatusUnprocessableEntity,
+	apperr.CodeMessageLimit:         http.StatusTooManyRequests,
+	apperr.CodeRateLimited:          http.StatusTooManyRequests,
+	apperr.CodeInternal:             http.StatusInternalServerError,
+	apperr.CodeDB:                   http.StatusBadGateway,
+	apperr.CodeLLM:                  http.StatusBadGateway,
+	apperr.CodeSourceUnavailable:    http.StatusServiceUnavailable,
+	apperr.CodeTimeout:              http.StatusGatewayTimeout,
+}
 
-// statusOf maps an error code to its HTTP status — the one place this
-// mapping lives.
-func statusOf(code string) int {
-	switch code {
-	case conversation.CodeBadRequest, conversation.CodeUnknownSource:
-		return http.StatusBadRequest
-	case codeUnauthorized:
-		return http.StatusUnauthorized
-	case codeForbidden, engine.CodeScopeForbidden, conversation.CodeSourceForbidden:
-		return http.StatusForbidden
-	case conversation.CodeNotFound:
-		return http.StatusNotFound
-	case codeMethod:
-		return http.StatusMethodNotAllowed
-	case codeHostNotAllowed:
-		return http.StatusMisdirectedRequest
-	case conversation.CodeBusy, conversation.CodeStale:
-		return http.StatusConflict
-	case conversation.CodeExpired:
-		return http.StatusGone
-	case codeTooLarge:
-		return http.StatusRequestEntityTooLarge
-	case engine.CodeScopeRequired, engine.CodeUnanswerable, engine.CodeValidation, engine.CodeScopeViolation:
-		return http.StatusUnprocessableEntity
-	case conversation.CodeLimit, codeRateLimited:
-		return http.StatusTooManyRequests
-	case engine.CodeDB, "LLM_ERROR":
-		return http.StatusBadGateway
-	case engine.CodeTimeout:
-		return http.StatusGatewayTimeout
-	case conversation.CodeSourceUnavailable:
-		return http.StatusServiceUnavailable
+// statusOf returns the HTTP status of an error code: 500 for a code the
+// table lacks (a bug the tests catch).
+func statusOf(code apperr.Code) int {
+	if s, ok := statuses[code]; ok {
+		return s
 	}
 	return http.StatusInternalServerError
 }
@@ -73,27 +62,34 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = enc.Encode(v)
 }
 
-func writeError(w http.ResponseWriter, code, msg string) {
-	if code == conversation.CodeSourceUnavailable {
+func writeError(w http.ResponseWriter, code apperr.Code, msg string) {
+	if code == apperr.CodeSourceUnavailable {
 		w.Header().Set("Retry-After", "30") // seconds: a database restarting
 	}
 	writeJSON(w, statusOf(code), errorJSON{Error: conversation.ErrorBody{Code: code, Message: msg}})
 }
 
+// internalMessage is all a client sees of an INTERNAL failure; the log
+// has the rest, under the request id.
+const internalMessage = "internal error"
+
+// public returns what a client may see of err — the code and the safe
+// message of the *apperr.Error in its chain — and whether err is a failure
+// to log instead: one without a code, or INTERNAL, shows internalMessage
+// only. The cause is never shown.
+func public(err error) (code apperr.Code, msg string, internal bool) {
+	code = apperr.CodeOf(err)
+	if code == "" || code == apperr.CodeInternal {
+		return apperr.CodeInternal, internalMessage, true
+	}
+	return code, apperr.MessageOf(err), false
+}
+
 // fail writes a service or engine error; unexpected errors are logged and
 // shown without internals.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
-	code := conversation.Code(err)
-	msg := "internal error"
-	switch e := err.(type) {
-	case *conversation.Error:
-		msg = e.Message
-	case *engine.Error:
-		msg = e.Message
-	}
-	if code == "" || code == conversation.CodeInternal {
-		code = conversation.CodeInternal
-		msg = "internal error"
+	code, msg, internal := public(err)
+	if internal {
 		s.log(r).Error("request failed", "err", err)
 	}
 	writeError(w, code, msg)

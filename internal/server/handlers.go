@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/conversation"
 	"github.com/clarify-sql/clarify/internal/engine"
 	"github.com/clarify-sql/clarify/internal/store"
@@ -35,11 +36,11 @@ func decode(w http.ResponseWriter, r *http.Request, v any) bool {
 	case err == nil:
 		return true
 	case errors.As(err, &tooBig):
-		writeError(w, codeTooLarge, "the request body is too large")
+		writeError(w, apperr.CodeBodyTooLarge, "the request body is too large")
 	case errors.Is(err, io.EOF):
-		writeError(w, conversation.CodeBadRequest, "the request body is empty")
+		writeError(w, apperr.CodeBadRequest, "the request body is empty")
 	default:
-		writeError(w, conversation.CodeBadRequest, "malformed JSON: "+cleanJSONError(err))
+		writeError(w, apperr.CodeBadRequest, "malformed JSON: "+cleanJSONError(err))
 	}
 	return false
 }
@@ -157,7 +158,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		}
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 0 {
-			writeError(w, conversation.CodeBadRequest, "Last-Event-ID must be a non-negative event id")
+			writeError(w, apperr.CodeBadRequest, "Last-Event-ID must be a non-negative event id")
 			return
 		}
 		after = n
@@ -246,7 +247,7 @@ func (s *Server) neverAsk(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if body.Value == nil {
-		writeError(w, conversation.CodeBadRequest, "value (true or false) is required")
+		writeError(w, apperr.CodeBadRequest, "value (true or false) is required")
 		return
 	}
 	if err := s.svc.SetNeverAsk(r.Context(), userOf(r), *body.Value); err != nil {
@@ -261,7 +262,7 @@ func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
 	if v := r.URL.Query().Get("since"); v != "" {
 		t, err := time.Parse(time.RFC3339, v)
 		if err != nil {
-			writeError(w, conversation.CodeBadRequest, "since must be an RFC 3339 time")
+			writeError(w, apperr.CodeBadRequest, "since must be an RFC 3339 time")
 			return
 		}
 		since = t

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/conversation"
 )
 
@@ -15,7 +16,7 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
-			writeError(w, conversation.CodeBadRequest, "limit must be a whole number from 1 to "+strconv.Itoa(conversation.MaxListLimit))
+			writeError(w, apperr.CodeBadRequest, "limit must be a whole number from 1 to "+strconv.Itoa(conversation.MaxListLimit))
 			return
 		}
 		limit = n
@@ -32,6 +33,6 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 func methodNotAllowed(allow string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", allow)
-		writeError(w, codeMethod, r.Method+" is not allowed here; use "+allow)
+		writeError(w, apperr.CodeMethodNotAllowed, r.Method+" is not allowed here; use "+allow)
 	})
 }

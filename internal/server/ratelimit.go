@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/clarify-sql/clarify/internal/apperr"
 )
 
 // RateLimit bounds the turns each user starts: the requests that ask a
@@ -147,7 +149,7 @@ func (s *Server) limitTurn(next http.HandlerFunc) http.HandlerFunc {
 		if msg, wait := s.limits.start(user); msg != "" {
 			s.log(r).Info("rate limited", "user", user, "retry_after", wait)
 			w.Header().Set("Retry-After", strconv.Itoa(wait))
-			writeError(w, codeRateLimited, msg)
+			writeError(w, apperr.CodeRateLimited, msg)
 			return
 		}
 		defer s.limits.done(user)

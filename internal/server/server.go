@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/clarify-sql/clarify/internal/access"
+	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/auth"
 	"github.com/clarify-sql/clarify/internal/conversation"
 	"github.com/clarify-sql/clarify/internal/llm"
@@ -95,12 +96,14 @@ type Server struct {
 	ready   func(context.Context) error
 
 	// closing is closed on shutdown: streams end with a final event
-	closing      chan struct{}
-	closeOnce    sync.Once
-	streams      sync.WaitGroup
-	streamsMu    sync.Mutex
+	closing   chan struct{}
+	closeOnce sync.Once
+	streamsMu sync.Mutex
+	// open holds the streams running; drained is closed, under
+	// streamsMu, once shuttingDown is set and open is empty
 	open         map[*streamWriter]struct{}
 	shuttingDown bool
+	drained      chan struct{}
 	// streamOpened, set only by tests (export_test.go), runs when a
 	// stream has been registered, before it is used
 	streamOpened func()
@@ -128,7 +131,7 @@ func New(svc *conversation.Service, sources Sources, ready func(context.Context)
 		rl = *cfg.RateLimit
 	}
 	s := &Server{svc: svc, sources: sources, cfg: cfg, metrics: newMetrics(cfg.ModelStats), ready: ready,
-		limits: newLimiter(rl, cfg.Now), closing: make(chan struct{}), open: map[*streamWriter]struct{}{}}
+		limits: newLimiter(rl, cfg.Now), closing: make(chan struct{}), open: map[*streamWriter]struct{}{}, drained: make(chan struct{})}
 	s.authn = cfg.Auth
 	if s.authn == nil && len(cfg.Keys) > 0 {
 		ac := auth.Config{Now: cfg.Now}
@@ -165,11 +168,15 @@ func (s *Server) isAdmin(r *http.Request) bool {
 	return a
 }
 
-// Shutdown ends open event streams with a final event and waits for them.
+// Shutdown ends open event streams with a final event and waits for them,
+// or for ctx to end. It starts no goroutine: nothing of it outlives it.
 func (s *Server) Shutdown(ctx context.Context) {
 	s.closeOnce.Do(func() { close(s.closing) })
 	s.streamsMu.Lock()
-	s.shuttingDown = true
+	if !s.shuttingDown {
+		s.shuttingDown = true
+		s.drainedIfEmpty()
+	}
 	open := make([]*streamWriter, 0, len(s.open))
 	for sw := range s.open {
 		open = append(open, sw)
@@ -178,11 +185,17 @@ func (s *Server) Shutdown(ctx context.Context) {
 	for _, sw := range open {
 		sw.shutdown()
 	}
-	done := make(chan struct{})
-	go func() { s.streams.Wait(); close(done) }()
 	select {
-	case <-done:
+	case <-s.drained:
 	case <-ctx.Done():
+	}
+}
+
+// drainedIfEmpty closes drained when the last stream of a shutdown has
+// ended. streamsMu is held and shuttingDown set.
+func (s *Server) drainedIfEmpty() {
+	if len(s.open) == 0 {
+		close(s.drained)
 	}
 }
 
@@ -296,7 +309,7 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("GET /readyz", s.instrument("GET /readyz", http.HandlerFunc(s.readyz)))
 	mux.Handle("GET /metrics", s.auth(s.metrics.handler().ServeHTTP))
 	mux.HandleFunc("/v1/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, codeNotFound, "no such endpoint")
+		writeError(w, apperr.CodeNotFound, "no such endpoint")
 	})
 	if s.cfg.Web != nil {
 		mux.Handle("/", s.cfg.Web)
@@ -308,7 +321,7 @@ func (s *Server) Handler() http.Handler {
 		_ = cop.AddTrustedOrigin(o)
 	}
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, codeForbidden, "cross-origin request refused")
+		writeError(w, apperr.CodeForbidden, "cross-origin request refused")
 	}))
 	h = cop.Handler(h)
 	h = s.checkHost(h)
@@ -328,7 +341,7 @@ func (s *Server) checkHost(next http.Handler) http.Handler {
 		host := hostOnly(r.Host)
 		if host == "" || !allowed[normalHost(host)] && net.ParseIP(host) == nil {
 			s.log(r).Warn("host not allowed", "host", r.Host)
-			writeError(w, codeHostNotAllowed, "this server does not answer to the name "+strconv.Quote(r.Host)+"; add it to server.allowed_hosts")
+			writeError(w, apperr.CodeHostNotAllowed, "this server does not answer to the name "+strconv.Quote(r.Host)+"; add it to server.allowed_hosts")
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -397,7 +410,7 @@ func (s *Server) auth(next http.HandlerFunc) http.Handler {
 				}
 				s.log(r).Info("request not authenticated", "err", err)
 				w.Header().Set("WWW-Authenticate", `Bearer realm="clarify"`)
-				writeError(w, codeUnauthorized, msg)
+				writeError(w, apperr.CodeUnauthorized, msg)
 				return
 			}
 		}

@@ -50,7 +50,6 @@ func (s *Server) openStream(w http.ResponseWriter, r *http.Request) (*streamWrit
 	// added under the lock that Shutdown sets shuttingDown under: a
 	// stream Shutdown sees registered is one it waits for
 	s.open[sw] = struct{}{}
-	s.streams.Add(1)
 	s.streamsMu.Unlock()
 	s.metrics.streams.Inc()
 	if s.streamOpened != nil {
@@ -114,9 +113,11 @@ func (sw *streamWriter) close() {
 	sw.s.streamsMu.Lock()
 	_, registered := sw.s.open[sw]
 	delete(sw.s.open, sw)
+	if registered && sw.s.shuttingDown {
+		sw.s.drainedIfEmpty()
+	}
 	sw.s.streamsMu.Unlock()
 	if registered {
-		sw.s.streams.Done()
 		sw.s.metrics.streams.Dec()
 	}
 }
@@ -137,16 +138,11 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, run func(context
 	res, err := run(r.Context(), func(ev store.Event) { _ = sw.send(ev) })
 	if err != nil {
 		// a request-level error (busy, limit, not found…): one error event, then done
-		code := conversation.Code(err)
-		msg := "internal error"
-		if e, ok := err.(*conversation.Error); ok && code != conversation.CodeInternal {
-			msg = e.Message
-		}
-		if code == "" || code == conversation.CodeInternal {
+		code, msg, internal := public(err)
+		if internal {
 			s.log(r).Error("stream failed", "err", err)
-			code = conversation.CodeInternal
 		}
-		_ = sw.send(store.Event{Type: "error", Data: mustJSON(map[string]string{"code": code, "message": msg})})
+		_ = sw.send(store.Event{Type: "error", Data: mustJSON(conversation.ErrorBody{Code: code, Message: msg})})
 		_ = sw.send(store.Event{Type: "done", Data: mustJSON(map[string]string{"status": "failed"})})
 		return
 	}
