@@ -46,7 +46,7 @@ Usage:
   clarify model init --db DSN [--out FILE [--force]] [--name NAME]
         draft a model from a database
   clarify model review [--source NAME] [--model FILE] [--store DSN] [--since DURATION] [--eval FILE.json]…
-        [--out PATCH.yaml] [--json]
+        [--out PATCH.yaml [--force]] [--json]
         propose model additions from the query log
   clarify demo [--dir D | --data-dir D] [--as-of YYYY-MM-DD] [--seed N] [--postgres DSN] [--mysql DSN]
         (re)generate the demo databases

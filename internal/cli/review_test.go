@@ -177,3 +177,25 @@ func TestModelReview(t *testing.T) {
 		})
 	}
 }
+
+// TestModelReviewKeepsFile: --out refuses to replace a file that exists,
+// before any work and without touching it; --force replaces it.
+func TestModelReviewKeepsFile(t *testing.T) {
+	dir := dataDir(t)
+	recordUse(t, dir)
+	patchFile := filepath.Join(t.TempDir(), "patch.yaml")
+	if err := os.WriteFile(patchFile, []byte("# mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := run(t, "", "model", "review", "--data-dir", dir, "--source", "clinic", "--out", patchFile)
+	if code == 0 || !strings.Contains(errs, "refusing to overwrite") || !strings.Contains(errs, "--force") {
+		t.Errorf("exit %d, stderr %q: want a refusal naming --force", code, errs)
+	}
+	if b, _ := os.ReadFile(patchFile); string(b) != "# mine\n" {
+		t.Errorf("the file was changed: %q", b)
+	}
+	code, _, errs = run(t, "", "model", "review", "--data-dir", dir, "--source", "clinic", "--out", patchFile, "--force")
+	if b, _ := os.ReadFile(patchFile); code != 0 || string(b) == "# mine\n" {
+		t.Errorf("--force: exit %d (%s), file %q", code, errs, b)
+	}
+}

@@ -45,6 +45,7 @@ func (e *env) modelReview(ctx context.Context, args []string) error {
 	var evalFiles stringList
 	fs.Var(&evalFiles, "eval", "results written by clarify eval --json (repeatable)")
 	out := fs.String("out", "", "write the YAML patch to this file (default: printed after the report)")
+	force := fs.Bool("force", false, "overwrite the --out file if it exists")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -52,6 +53,12 @@ func (e *env) modelReview(ctx context.Context, args []string) error {
 	}
 	if len(pos) > 0 {
 		return usagef("model review takes no arguments, got %q", pos[0])
+	}
+	if *force && *out == "" {
+		return usagef("--force goes with --out: it overwrites that file")
+	}
+	if _, err := os.Stat(*out); *out != "" && !*force && err == nil {
+		return existsError(*out) // said before the work, not after
 	}
 	var from time.Time
 	if *since != "" {
@@ -88,11 +95,11 @@ func (e *env) modelReview(ctx context.Context, args []string) error {
 		return err
 	}
 	r := review.Build(in)
-	return e.writeReview(r, *out, *asJSON)
+	return e.writeReview(r, *out, *force, *asJSON)
 }
 
 // writeReview prints the report and writes (or prints) the patch.
-func (e *env) writeReview(r *review.Report, out string, asJSON bool) error {
+func (e *env) writeReview(r *review.Report, out string, force, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
@@ -108,8 +115,8 @@ func (e *env) writeReview(r *review.Report, out string, asJSON bool) error {
 	}
 	switch {
 	case out != "":
-		if err := os.WriteFile(out, patch.Bytes(), 0o644); err != nil {
-			return fmt.Errorf("write %s: %w", out, err)
+		if err := writeModel(out, patch.Bytes(), force); err != nil {
+			return err
 		}
 		fmt.Fprintf(e.stderr, "wrote %d proposal(s) to %s\n", len(r.Proposals), out)
 	case asJSON:
