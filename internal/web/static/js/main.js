@@ -145,6 +145,11 @@ const PLAIN = {
   NETWORK: "Clarify can't be reached",
   INTERRUPTED: "The answer was interrupted",
   INTERNAL: "Something went wrong on the server",
+  SCOPE_VIOLATION: "I couldn't keep that query to this person's data",
+  LLM_ERROR: "The language model couldn't answer right now",
+  METHOD_NOT_ALLOWED: "The server doesn't take that kind of request",
+  // showError asks for the key instead; the title is for anything else that shows it
+  UNAUTHORIZED: "This server needs your key",
 };
 
 function plainTitle(code) {
