@@ -152,6 +152,11 @@ func (e *env) benchServe(ctx context.Context, args []string) error {
 	select {
 	case <-waitDone:
 	case <-ctx.Done():
+		// every request goroutine ends: released, they see the cancelled
+		// context and return; nothing outlives the command
+		close(release)
+		wg.Wait()
+		<-waitDone
 		return ctx.Err()
 	}
 	elapsed := time.Since(start)
