@@ -10,7 +10,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -180,21 +179,8 @@ func infectedPatients(t *testing.T) int {
 // pgStore returns a PostgreSQL store DSN in a fresh schema.
 func pgStore(t *testing.T) string {
 	t.Helper()
-	dsn := testdb.Postgres(t)
-	schema := testdb.Name("t_store")
-	db, err := sql.Open("pgx", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec("CREATE SCHEMA " + schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Exec("DROP SCHEMA " + schema + " CASCADE"); db.Close() })
-	u, _ := url.Parse(dsn)
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
+	_, _, dsn := testdb.PostgresSchema(t, "t_store")
+	return dsn
 }
 
 // TestCrashSafety kills the server with SIGKILL between the clarification

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/clarify-sql/clarify/internal/demo"
@@ -75,32 +73,12 @@ func sqliteWall(t *testing.T) wall {
 
 func pgWall(t *testing.T) wall {
 	t.Helper()
-	dsn := testdb.Postgres(t)
-	admin, err := sql.Open("pgx", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { admin.Close() })
-	if err := admin.Ping(); err != nil {
-		testdb.Skip(t, "PostgreSQL unreachable: "+err.Error())
-	}
-	ns := testdb.Name("t_wall")
-	t.Cleanup(func() {
-		if _, err := admin.Exec("DROP SCHEMA IF EXISTS " + ns + " CASCADE"); err != nil {
-			t.Error(err)
-		}
-	})
+	srv := testdb.PostgresServer(t)
+	admin, ns := srv.Admin, srv.Namespace(t, "t_wall")
 	if err := demo.LoadPostgres(context.Background(), admin, "labs", ns, demo.Options{AsOf: demotest.AsOf}); err != nil {
 		t.Fatal(err)
 	}
-	u, err := url.Parse(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", ns)
-	u.RawQuery = q.Encode()
-	src, err := source.Open(context.Background(), "labs", u.String(), demotest.Model(t, "labs"), defenceOpt)
+	src, err := source.Open(context.Background(), "labs", srv.DSN(t, ns), demotest.Model(t, "labs"), defenceOpt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,30 +101,12 @@ func pgWall(t *testing.T) wall {
 
 func mysqlWall(t *testing.T) wall {
 	t.Helper()
-	dsn := testdb.MySQL(t)
-	admin, err := sql.Open("mysql", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { admin.Close() })
-	if err := admin.Ping(); err != nil {
-		testdb.Skip(t, "MySQL unreachable: "+err.Error())
-	}
-	ns := testdb.Name("t_wall")
-	t.Cleanup(func() {
-		if _, err := admin.Exec("DROP DATABASE IF EXISTS " + ns); err != nil {
-			t.Error(err)
-		}
-	})
+	srv := testdb.MySQLServer(t)
+	admin, ns := srv.Admin, srv.Namespace(t, "t_wall")
 	if err := demo.LoadMySQL(context.Background(), admin, "labs", ns, demo.Options{AsOf: demotest.AsOf}); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := mysql.ParseDSN(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.DBName = ns
-	src, err := source.Open(context.Background(), "labs", "mysql:"+cfg.FormatDSN(), demotest.Model(t, "labs"), defenceOpt)
+	src, err := source.Open(context.Background(), "labs", srv.DSN(t, ns), demotest.Model(t, "labs"), defenceOpt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/go-sql-driver/mysql"
 	"github.com/google/go-cmp/cmp"
 	_ "github.com/jackc/pgx/v5/stdlib"
 
@@ -170,23 +168,8 @@ func pgScopeDBs(t testing.TB, planted ...string) scopeDBs {
 
 func pgScopeDBsOf(t testing.TB, keep []string, planted ...string) scopeDBs {
 	t.Helper()
-	dsn := testdb.Postgres(t)
-	admin, err := sql.Open("pgx", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { admin.Close() })
-	if err := admin.Ping(); err != nil {
-		testdb.Skip(t, "PostgreSQL unreachable: "+err.Error())
-	}
-	full, only := testdb.Name("t_scope"), testdb.Name("t_scope")
-	t.Cleanup(func() {
-		for _, ns := range []string{full, only} {
-			if _, err := admin.Exec("DROP SCHEMA IF EXISTS " + ns + " CASCADE"); err != nil {
-				t.Error(err)
-			}
-		}
-	})
+	srv := testdb.PostgresServer(t)
+	admin, full, only := srv.Admin, srv.Namespace(t, "t_scope"), srv.Namespace(t, "t_scope")
 	if err := demo.LoadPostgres(context.Background(), admin, "labs", full, demo.Options{AsOf: demotest.AsOf}); err != nil {
 		t.Fatal(err)
 	}
@@ -200,17 +183,7 @@ func pgScopeDBsOf(t testing.TB, keep []string, planted ...string) scopeDBs {
 		}
 	}
 	plant(t, admin, full+".", planted)
-	with := func(ns string) string {
-		u, err := url.Parse(dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		q := u.Query()
-		q.Set("search_path", ns)
-		u.RawQuery = q.Encode()
-		return u.String()
-	}
-	return scopeDBs{d: model.Postgres, keep: keep, full: openSource(t, with(full)), only: openSource(t, with(only))}
+	return scopeDBs{d: model.Postgres, keep: keep, full: openSource(t, srv.DSN(t, full)), only: openSource(t, srv.DSN(t, only))}
 }
 
 func mysqlScopeDBs(t testing.TB, planted ...string) scopeDBs {
@@ -220,23 +193,8 @@ func mysqlScopeDBs(t testing.TB, planted ...string) scopeDBs {
 
 func mysqlScopeDBsOf(t testing.TB, keep []string, planted ...string) scopeDBs {
 	t.Helper()
-	dsn := testdb.MySQL(t)
-	admin, err := sql.Open("mysql", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { admin.Close() })
-	if err := admin.Ping(); err != nil {
-		testdb.Skip(t, "MySQL unreachable: "+err.Error())
-	}
-	full, only := testdb.Name("t_scope"), testdb.Name("t_scope")
-	t.Cleanup(func() {
-		for _, ns := range []string{full, only} {
-			if _, err := admin.Exec("DROP DATABASE IF EXISTS " + ns); err != nil {
-				t.Error(err)
-			}
-		}
-	})
+	srv := testdb.MySQLServer(t)
+	admin, full, only := srv.Admin, srv.Namespace(t, "t_scope"), srv.Namespace(t, "t_scope")
 	if err := demo.LoadMySQL(context.Background(), admin, "labs", full, demo.Options{AsOf: demotest.AsOf}); err != nil {
 		t.Fatal(err)
 	}
@@ -252,15 +210,7 @@ func mysqlScopeDBsOf(t testing.TB, keep []string, planted ...string) scopeDBs {
 		}
 	}
 	plant(t, admin, full+".", planted)
-	with := func(ns string) string {
-		cfg, err := mysql.ParseDSN(dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg.DBName = ns
-		return "mysql:" + cfg.FormatDSN()
-	}
-	return scopeDBs{d: model.MySQL, keep: keep, full: openSource(t, with(full)), only: openSource(t, with(only))}
+	return scopeDBs{d: model.MySQL, keep: keep, full: openSource(t, srv.DSN(t, full)), only: openSource(t, srv.DSN(t, only))}
 }
 
 func allScopeDBs(t *testing.T) []scopeDBs {

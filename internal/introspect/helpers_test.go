@@ -3,13 +3,11 @@ package introspect_test
 import (
 	"context"
 	"database/sql"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/go-sql-driver/mysql"
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver
 	_ "modernc.org/sqlite"             // the "sqlite" driver
 
@@ -87,36 +85,7 @@ func postgresDB(t *testing.T, schema string) *sql.DB {
 // the loaded schema with.
 func postgresSource(t *testing.T, schema string) (*sql.DB, string) {
 	t.Helper()
-	dsn := testdb.Postgres(t)
-	ctx := context.Background()
-	admin, err := sql.Open("pgx", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { admin.Close() })
-	name := testdb.Name("introspect_" + schema)
-	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if _, err := admin.ExecContext(context.Background(), "DROP SCHEMA "+name+" CASCADE"); err != nil {
-			t.Errorf("drop schema %s: %v", name, err)
-		}
-	})
-	u, err := url.Parse(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", name)
-	u.RawQuery = q.Encode()
-	db, err := sql.Open("pgx", u.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	load(t, db, schema)
-	return db, u.String()
+	return loaded(t, testdb.PostgresServer(t), schema)
 }
 
 // mysqlDB loads schema into a fresh MySQL/MariaDB database, dropped at the
@@ -130,37 +99,18 @@ func mysqlDB(t *testing.T, schema string) *sql.DB {
 // loaded database with.
 func mysqlSource(t *testing.T, schema string) (*sql.DB, string) {
 	t.Helper()
-	cfg, err := mysql.ParseDSN(testdb.MySQL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	admin, err := sql.Open("mysql", cfg.FormatDSN())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { admin.Close() })
-	name := testdb.Name("introspect_" + schema)
-	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if _, err := admin.ExecContext(context.Background(), "DROP DATABASE "+name); err != nil {
-			t.Errorf("drop database %s: %v", name, err)
-		}
-	})
-	cfg.DBName = name
-	db, err := sql.Open("mysql", cfg.FormatDSN())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	return loaded(t, testdb.MySQLServer(t), schema)
+}
+
+// loaded loads schema into a schema or database of its own on srv,
+// dropped at the end of the test, and returns a pool using it and the DSN
+// a source opens it with.
+func loaded(t *testing.T, srv *testdb.Server, schema string) (*sql.DB, string) {
+	t.Helper()
+	ns := srv.Create(t, "introspect_"+schema)
+	db := srv.Open(t, ns)
 	load(t, db, schema)
-	u := url.URL{Scheme: "mysql", User: url.UserPassword(cfg.User, cfg.Passwd), Host: cfg.Addr, Path: "/" + name}
-	if cfg.Passwd == "" {
-		u.User = url.User(cfg.User)
-	}
-	return db, u.String()
+	return db, srv.DSN(t, ns)
 }
 
 // inspect runs Inspect and fails the test on error.

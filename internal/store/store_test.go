@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/clarify-sql/clarify/internal/store"
 	"github.com/clarify-sql/clarify/internal/store/storetest"
@@ -27,36 +26,8 @@ func sqliteDSN(tb testing.TB) string {
 // when tb ends, and names it as the DSN's search_path.
 func postgresDSN(tb testing.TB) string {
 	tb.Helper()
-	base := testdb.Postgres(tb)
-	ctx := context.Background()
-	schema := testdb.Name("store")
-	conn, err := pgx.Connect(ctx, base)
-	if err != nil {
-		tb.Fatalf("connect to the test server: %v", err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		tb.Fatalf("create schema: %v", err)
-	}
-	tb.Cleanup(func() {
-		conn, err := pgx.Connect(ctx, base)
-		if err != nil {
-			tb.Errorf("connect to drop schema %s: %v", schema, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			tb.Errorf("drop schema %s: %v", schema, err)
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		tb.Fatalf("parse %s: %v", testdb.EnvPostgres, err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
+	_, _, dsn := testdb.PostgresSchema(tb, "store")
+	return dsn
 }
 
 func TestSQLite(t *testing.T) {

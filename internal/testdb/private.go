@@ -1,13 +1,111 @@
 package testdb
 
 import (
+	"context"
 	"database/sql"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/go-sql-driver/mysql"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 )
+
+// Server is a test's view of one real database server: an admin
+// connection, closed when the test ends, and the means to give the test
+// schemas (PostgreSQL) or databases (MySQL) of its own, so that parallel
+// tests sharing the server never see each other's tables.
+type Server struct {
+	// Admin is connected as the DSN of the environment says, with the
+	// right to create and drop schemas or databases.
+	Admin *sql.DB
+	// Driver is the database/sql driver name: "pgx" or "mysql".
+	Driver string
+	dsn    string
+}
+
+// PostgresServer opens the test PostgreSQL server. An unreachable or
+// unconfigured server skips the test (fails it in CI).
+func PostgresServer(t testing.TB) *Server {
+	t.Helper()
+	dsn := Postgres(t)
+	return &Server{Admin: open(t, "pgx", dsn, "PostgreSQL"), Driver: "pgx", dsn: dsn}
+}
+
+// MySQLServer opens the test MySQL/MariaDB server. An unreachable or
+// unconfigured server skips the test (fails it in CI).
+func MySQLServer(t testing.TB) *Server {
+	t.Helper()
+	dsn := MySQL(t)
+	return &Server{Admin: open(t, "mysql", dsn, "MySQL"), Driver: "mysql", dsn: dsn}
+}
+
+// Namespace returns a fresh name, starting with prefix, for a schema
+// (PostgreSQL) or database (MySQL) private to the test, and drops what
+// goes by that name, with all it holds, when the test ends. It does not
+// create it: a loader that creates its own namespace (demo.LoadPostgres,
+// demo.LoadMySQL) is given the name, and Create makes it empty.
+func (s *Server) Namespace(t testing.TB, prefix string) string {
+	t.Helper()
+	ns := Name(prefix)
+	drop := "DROP DATABASE IF EXISTS " + ns
+	if s.Driver == "pgx" {
+		drop = "DROP SCHEMA IF EXISTS " + ns + " CASCADE"
+	}
+	t.Cleanup(func() {
+		if _, err := s.Admin.ExecContext(context.Background(), drop); err != nil {
+			t.Errorf("%s: %v", drop, err)
+		}
+	})
+	return ns
+}
+
+// Create is Namespace that also creates the schema or database, empty.
+func (s *Server) Create(t testing.TB, prefix string) string {
+	t.Helper()
+	ns := s.Namespace(t, prefix)
+	create := "CREATE DATABASE " + ns
+	if s.Driver == "pgx" {
+		create = "CREATE SCHEMA " + ns
+	}
+	exec(t, s.Admin, create)
+	return ns
+}
+
+// DSN returns the server's DSN with ns as the default schema (PostgreSQL's
+// search_path) or database, in the form source.Open and the store take:
+// a MySQL DSN carries the "mysql:" prefix.
+func (s *Server) DSN(t testing.TB, ns string) string {
+	t.Helper()
+	if s.Driver == "mysql" {
+		cfg, err := mysql.ParseDSN(s.dsn)
+		if err != nil {
+			t.Fatalf("parse %s: %v", EnvMySQL, err)
+		}
+		cfg.DBName = ns
+		return "mysql:" + cfg.FormatDSN()
+	}
+	u, err := url.Parse(s.dsn)
+	if err != nil {
+		t.Fatalf("parse %s: %v", EnvPostgres, err)
+	}
+	q := u.Query()
+	q.Set("search_path", ns)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// Open returns a pool whose default schema or database is ns, closed when
+// the test ends.
+func (s *Server) Open(t testing.TB, ns string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open(s.Driver, strings.TrimPrefix(s.DSN(t, ns), "mysql:"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
 
 // PostgresSchema opens the test PostgreSQL server, creates a schema of
 // its own for the test (dropped when it ends) and returns an admin
@@ -15,19 +113,9 @@ import (
 // schema. An unreachable server skips the test (fails it in CI).
 func PostgresSchema(t testing.TB, prefix string) (admin *sql.DB, ns, dsn string) {
 	t.Helper()
-	base := Postgres(t)
-	admin = open(t, "pgx", base, "PostgreSQL")
-	ns = Name(prefix)
-	exec(t, admin, "CREATE SCHEMA "+ns)
-	t.Cleanup(func() { exec(t, admin, "DROP SCHEMA "+ns+" CASCADE") })
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", ns)
-	u.RawQuery = q.Encode()
-	return admin, ns, u.String()
+	s := PostgresServer(t)
+	ns = s.Create(t, prefix)
+	return s.Admin, ns, s.DSN(t, ns)
 }
 
 // MySQLDatabase opens the test MySQL/MariaDB server, creates a database of
@@ -35,17 +123,9 @@ func PostgresSchema(t testing.TB, prefix string) (admin *sql.DB, ns, dsn string)
 // connection, the database's name and a DSN ("mysql:…") that uses it.
 func MySQLDatabase(t testing.TB, prefix string) (admin *sql.DB, ns, dsn string) {
 	t.Helper()
-	base := MySQL(t)
-	admin = open(t, "mysql", base, "MySQL")
-	ns = Name(prefix)
-	exec(t, admin, "CREATE DATABASE "+ns)
-	t.Cleanup(func() { exec(t, admin, "DROP DATABASE "+ns) })
-	cfg, err := mysql.ParseDSN(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.DBName = ns
-	return admin, ns, "mysql:" + cfg.FormatDSN()
+	s := MySQLServer(t)
+	ns = s.Create(t, prefix)
+	return s.Admin, ns, s.DSN(t, ns)
 }
 
 func open(t testing.TB, driver, dsn, server string) *sql.DB {
