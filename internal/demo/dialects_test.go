@@ -3,26 +3,23 @@ package demo_test
 import (
 	"context"
 	"database/sql"
-	"fmt"
-	"net/url"
 	"testing"
 
-	"github.com/go-sql-driver/mysql"
 	"github.com/google/go-cmp/cmp"
 	_ "github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/clarify-sql/clarify/internal/demo"
+	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/testdb"
 )
 
 // server is what the shared dialect suite needs to know about one server.
 type server struct {
-	driver string
-	// dsnFor returns dsn with ns as the default schema or database.
-	dsnFor func(t *testing.T, dsn, ns string) string
-	load   func(ctx context.Context, db *sql.DB, name, ns string, opt demo.Options) error
-	drop   string // statement dropping namespace %s
-	quote  func(string) string
+	dialect model.Dialect
+	// open opens the test server (skipping the test, or failing it in CI,
+	// when there is none).
+	open func(t testing.TB) *testdb.Server
+	load func(ctx context.Context, db *sql.DB, name, ns string, opt demo.Options) error
 	// selectAll reads a whole table; MySQL gets a bound parameter so the
 	// server answers in the binary protocol, where DOUBLE is the exact float64.
 	selectAll func(ns, table string) (string, []any)
@@ -31,26 +28,13 @@ type server struct {
 	types map[string][]string
 }
 
-func pgQuote(s string) string    { return `"` + s + `"` }
-func mysqlQuote(s string) string { return "`" + s + "`" }
-
 var postgres = server{
-	driver: "pgx",
-	dsnFor: func(t *testing.T, dsn, ns string) string {
-		u, err := url.Parse(dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		q := u.Query()
-		q.Set("search_path", ns)
-		u.RawQuery = q.Encode()
-		return u.String()
-	},
-	load:  demo.LoadPostgres,
-	drop:  "DROP SCHEMA IF EXISTS %s CASCADE",
-	quote: pgQuote,
+	dialect: model.Postgres,
+	open:    testdb.PostgresServer,
+	load:    demo.LoadPostgres,
 	selectAll: func(ns, table string) (string, []any) {
-		return "SELECT * FROM " + pgQuote(ns) + "." + pgQuote(table), nil
+		q := model.Postgres.QuoteIdent
+		return "SELECT * FROM " + q(ns) + "." + q(table), nil
 	},
 	types: map[string][]string{
 		"TEXT":    {"text"},
@@ -60,20 +44,12 @@ var postgres = server{
 }
 
 var mariadb = server{
-	driver: "mysql",
-	dsnFor: func(t *testing.T, dsn, ns string) string {
-		cfg, err := mysql.ParseDSN(dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg.DBName = ns
-		return cfg.FormatDSN()
-	},
-	load:  demo.LoadMySQL,
-	drop:  "DROP DATABASE IF EXISTS %s",
-	quote: mysqlQuote,
+	dialect: model.MySQL,
+	open:    testdb.MySQLServer,
+	load:    demo.LoadMySQL,
 	selectAll: func(ns, table string) (string, []any) {
-		return "SELECT * FROM " + mysqlQuote(ns) + "." + mysqlQuote(table) + " WHERE ? = 1", []any{1}
+		q := model.MySQL.QuoteIdent
+		return "SELECT * FROM " + q(ns) + "." + q(table) + " WHERE ? = 1", []any{1}
 	},
 	types: map[string][]string{
 		"TEXT":    {"varchar"},
@@ -84,37 +60,23 @@ var mariadb = server{
 
 func TestPostgres(t *testing.T) {
 	t.Parallel()
-	testServer(t, postgres, testdb.Postgres(t))
+	testServer(t, postgres)
 }
 
 func TestMySQL(t *testing.T) {
 	t.Parallel()
-	testServer(t, mariadb, testdb.MySQL(t))
+	testServer(t, mariadb)
 }
 
 // testServer loads every source into a fresh schema or database of the
 // server and compares row counts and content hashes of every table with the
 // SQLite file of the same (seed, as_of).
-func testServer(t *testing.T, srv server, dsn string) {
+func testServer(t *testing.T, srv server) {
 	ctx := context.Background()
-	db, err := sql.Open(srv.driver, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
-	if err := db.PingContext(ctx); err != nil {
-		testdb.Skip(t, "server unreachable: "+err.Error())
-	}
+	s := srv.open(t)
+	db := s.Admin
 	opt := defaultOpt
-	fresh := func(t *testing.T) string {
-		ns := testdb.Name("t_demo")
-		t.Cleanup(func() {
-			if _, err := db.ExecContext(context.Background(), fmt.Sprintf(srv.drop, srv.quote(ns))); err != nil {
-				t.Errorf("drop %s: %v", ns, err)
-			}
-		})
-		return ns
-	}
+	fresh := func(t *testing.T) string { return s.Namespace(t, "t_demo") }
 	for _, name := range demo.Names() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -135,11 +97,7 @@ func testServer(t *testing.T, srv server, dsn string) {
 			}
 
 			// AsOf through a connection whose default namespace is ns.
-			nsDB, err := sql.Open(srv.driver, srv.dsnFor(t, dsn, ns))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer nsDB.Close()
+			nsDB := s.Open(t, ns)
 			asOf, err := demo.AsOf(ctx, nsDB)
 			if err != nil {
 				t.Fatal(err)
@@ -179,7 +137,7 @@ func testServer(t *testing.T, srv server, dsn string) {
 func checkTypes(t *testing.T, db *sql.DB, srv server, ns string, ti tableInfo) {
 	t.Helper()
 	q := "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = ? AND table_name = ?"
-	if srv.driver == "pgx" {
+	if srv.dialect == model.Postgres {
 		q = "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2"
 	}
 	rows, err := db.QueryContext(context.Background(), q, ns, ti.name)

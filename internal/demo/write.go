@@ -9,23 +9,16 @@ import (
 	"strings"
 
 	_ "modernc.org/sqlite" // WriteSQLite opens its file itself; PostgreSQL and MySQL callers bring their *sql.DB
-)
 
-// flavor is an SQL dialect the writer speaks.
-type flavor int
-
-const (
-	sqliteFlavor flavor = iota
-	postgresFlavor
-	mysqlFlavor
+	"github.com/clarify-sql/clarify/internal/model"
 )
 
 // writer renders a dataset's DDL and INSERTs for one dialect. ns is the
 // schema (PostgreSQL) or database (MySQL) that qualifies every table; SQLite
 // tables are unqualified and their DDL is exactly the spec's.
 type writer struct {
-	flavor flavor
-	ns     string
+	dialect model.Dialect
+	ns      string
 }
 
 // maxBatchRows bounds the rows of one multi-row INSERT; the parameter limit
@@ -33,20 +26,19 @@ type writer struct {
 const maxBatchRows = 500
 
 func (w writer) maxParams() int {
-	if w.flavor == sqliteFlavor {
+	if w.dialect == model.SQLite {
 		return 32766 // SQLITE_MAX_VARIABLE_NUMBER since 3.32
 	}
 	return 65535 // the protocol limit of both PostgreSQL and MySQL
 }
 
+// quote quotes an identifier for PostgreSQL and MySQL; SQLite names stay
+// bare, as the spec's DDL writes them.
 func (w writer) quote(id string) string {
-	switch w.flavor {
-	case postgresFlavor:
-		return `"` + strings.ReplaceAll(id, `"`, `""`) + `"`
-	case mysqlFlavor:
-		return "`" + strings.ReplaceAll(id, "`", "``") + "`"
+	if w.dialect == model.SQLite {
+		return id
 	}
-	return id
+	return w.dialect.QuoteIdent(id)
 }
 
 // tableName returns name qualified with the writer's namespace.
@@ -58,8 +50,8 @@ func (w writer) tableName(name string) string {
 }
 
 func (w writer) typeName(c column) string {
-	switch w.flavor {
-	case postgresFlavor:
+	switch w.dialect {
+	case model.Postgres:
 		switch c.kind {
 		case kindInt:
 			return "INTEGER"
@@ -69,7 +61,7 @@ func (w writer) typeName(c column) string {
 			return "DOUBLE PRECISION"
 		}
 		return "TEXT"
-	case mysqlFlavor:
+	case model.MySQL:
 		switch c.kind {
 		case kindInt:
 			return "INT"
@@ -115,7 +107,7 @@ func (w writer) createTable(ds *dataset, t *table) (string, error) {
 		b.WriteString(" ")
 		b.WriteString(w.typeName(c))
 		if c.primaryKey {
-			if w.flavor == mysqlFlavor {
+			if w.dialect == model.MySQL {
 				pk = append(pk, c.name)
 			} else {
 				b.WriteString(" PRIMARY KEY")
@@ -130,7 +122,7 @@ func (w writer) createTable(ds *dataset, t *table) (string, error) {
 		if c.ref == "" {
 			continue
 		}
-		if w.flavor == sqliteFlavor {
+		if w.dialect == model.SQLite {
 			b.WriteString(" REFERENCES " + c.ref)
 			continue
 		}
@@ -139,7 +131,7 @@ func (w writer) createTable(ds *dataset, t *table) (string, error) {
 			return "", fmt.Errorf("table %s column %s: %w", t.name, c.name, err)
 		}
 		ref := w.tableName(rt) + " (" + w.quote(rc) + ")"
-		if w.flavor == mysqlFlavor {
+		if w.dialect == model.MySQL {
 			fks = append(fks, "FOREIGN KEY ("+w.quote(c.name)+") REFERENCES "+ref)
 		} else {
 			b.WriteString(" REFERENCES " + ref)
@@ -153,7 +145,7 @@ func (w writer) createTable(ds *dataset, t *table) (string, error) {
 		b.WriteString(", " + fk)
 	}
 	b.WriteString(")")
-	if w.flavor == mysqlFlavor {
+	if w.dialect == model.MySQL {
 		b.WriteString(" ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin")
 	}
 	return b.String(), nil
@@ -189,7 +181,7 @@ func (w writer) insert(t *table, n int) string {
 				b.WriteString(", ")
 			}
 			p++
-			if w.flavor == postgresFlavor {
+			if w.dialect == model.Postgres {
 				b.WriteString("$" + itoa(p))
 			} else {
 				b.WriteByte('?')
@@ -317,7 +309,7 @@ func writeSQLite(ctx context.Context, path string, ds *dataset) (err error) {
 		}
 	}()
 	db.SetMaxOpenConns(1)
-	w := writer{flavor: sqliteFlavor}
+	w := writer{dialect: model.SQLite}
 	creates, err := w.createTables(ds)
 	if err != nil {
 		return err
@@ -340,7 +332,7 @@ func writeSQLite(ctx context.Context, path string, ds *dataset) (err error) {
 }
 
 func loadPostgres(ctx context.Context, db *sql.DB, ds *dataset, schema string) error {
-	w := writer{flavor: postgresFlavor, ns: schema}
+	w := writer{dialect: model.Postgres, ns: schema}
 	creates, err := w.createTables(ds)
 	if err != nil {
 		return err
@@ -369,7 +361,7 @@ func loadPostgres(ctx context.Context, db *sql.DB, ds *dataset, schema string) e
 }
 
 func loadMySQL(ctx context.Context, db *sql.DB, ds *dataset, database string) error {
-	w := writer{flavor: mysqlFlavor, ns: database}
+	w := writer{dialect: model.MySQL, ns: database}
 	creates, err := w.createTables(ds)
 	if err != nil {
 		return err

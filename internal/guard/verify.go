@@ -3,7 +3,6 @@ package guard
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"fmt"
 	"strings"
 	"sync"
@@ -11,6 +10,7 @@ import (
 	sqlite "modernc.org/sqlite"
 
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/sqliteauth"
 )
 
 // sentinelPrefix renames the tables inside scoped projections while the
@@ -36,7 +36,6 @@ type verifier struct {
 	schema       []string
 
 	// state of the check under way, guarded by mu
-	setup  bool
 	scoped bool
 	denied string
 }
@@ -61,50 +60,14 @@ func newVerifier(m *model.Model) (*verifier, error) {
 	if err != nil {
 		return nil, fmt.Errorf("guard: open SQLite verifier: %w", err)
 	}
-	v.db = sql.OpenDB(verifierConnector{Connector: base, v: v})
+	// Each connection builds the shadow schema, then takes the authorizer
+	// (the in-memory database lives as long as the connection does).
+	v.db = sql.OpenDB(sqliteauth.Connector{Connector: base, Authorize: v.authorize, Setup: v.schema})
 	v.db.SetMaxOpenConns(1)
 	v.db.SetMaxIdleConns(1)
 	v.db.SetConnMaxLifetime(0)
 	v.db.SetConnMaxIdleTime(0)
 	return v, nil
-}
-
-// verifierConnector installs the authorizer and the shadow schema on each
-// connection it opens (the in-memory database lives as long as it does).
-type verifierConnector struct {
-	driver.Connector
-	v *verifier
-}
-
-func (c verifierConnector) Connect(ctx context.Context) (driver.Conn, error) {
-	dc, err := c.Connector.Connect(ctx)
-	if err != nil {
-		return nil, err
-	}
-	reg, ok := dc.(sqlite.AuthorizerRegisterer)
-	if !ok {
-		dc.Close()
-		return nil, fmt.Errorf("guard: the SQLite driver has no authorizer")
-	}
-	if err := reg.RegisterAuthorizer(c.v.authorize); err != nil {
-		dc.Close()
-		return nil, err
-	}
-	ex, ok := dc.(driver.ExecerContext)
-	if !ok {
-		dc.Close()
-		return nil, fmt.Errorf("guard: the SQLite driver cannot execute")
-	}
-	// Connect runs under v.mu (verify holds it), so setup is safe to set.
-	c.v.setup = true
-	defer func() { c.v.setup = false }()
-	for _, s := range c.v.schema {
-		if _, err := ex.ExecContext(ctx, s, nil); err != nil {
-			dc.Close()
-			return nil, fmt.Errorf("guard: build SQLite verifier schema: %w", err)
-		}
-	}
-	return dc, nil
 }
 
 func (v *verifier) deny(format string, args ...any) sqlite.AuthorizerReturnCode {
@@ -116,9 +79,6 @@ func (v *verifier) deny(format string, args ...any) sqlite.AuthorizerReturnCode 
 
 // authorize runs inside SQLite while verify holds v.mu.
 func (v *verifier) authorize(action sqlite.AuthorizerActionCode, arg1, arg2, _, _ string) sqlite.AuthorizerReturnCode {
-	if v.setup {
-		return sqlite.AuthorizerOK
-	}
 	switch action {
 	case sqlite.AuthSelect:
 		return sqlite.AuthorizerOK

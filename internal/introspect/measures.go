@@ -137,8 +137,8 @@ func ref(table, col string) fragment {
 		s := table + "." + col
 		return fragment{sql: s, mysql: s}
 	}
-	dq := func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
-	bq := func(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
+	// The default text serves SQLite and PostgreSQL, which quote alike.
+	dq, bq := model.SQLite.QuoteIdent, model.MySQL.QuoteIdent
 	return fragment{sql: dq(table) + "." + dq(col), mysql: bq(table) + "." + bq(col)}
 }
 

@@ -19,6 +19,7 @@ import (
 	sqlite "modernc.org/sqlite"
 
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/sqliteauth"
 	"github.com/clarify-sql/clarify/internal/sqlitelex"
 )
 
@@ -89,31 +90,10 @@ func openSQLiteExec(t Target) (*execPool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", t.Display, err)
 	}
-	db := sql.OpenDB(sqliteConnector{Connector: base})
+	db := sql.OpenDB(sqliteauth.Connector{Connector: base, Authorize: authorizeSQLite})
 	db.SetMaxOpenConns(4)
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	return &execPool{db: db}, nil
-}
-
-// sqliteConnector installs the authorizer on every connection as soon as
-// it is opened; queries reassert it with the limits.
-type sqliteConnector struct{ driver.Connector }
-
-func (c sqliteConnector) Connect(ctx context.Context) (driver.Conn, error) {
-	dc, err := c.Connector.Connect(ctx)
-	if err != nil {
-		return nil, err
-	}
-	reg, ok := dc.(sqlite.AuthorizerRegisterer)
-	if !ok {
-		dc.Close()
-		return nil, errors.New("the SQLite driver has no authorizer")
-	}
-	if err := reg.RegisterAuthorizer(authorizeSQLite); err != nil {
-		dc.Close()
-		return nil, err
-	}
-	return dc, nil
 }
 
 // SQLite limit identifiers (sqlite3.h).
@@ -184,13 +164,7 @@ func authorizeSQLite(action sqlite.AuthorizerActionCode, _, arg2, _, _ string) s
 
 // harden reasserts the authorizer and the limits on one SQLite connection.
 func hardenSQLite(conn *sql.Conn) error {
-	err := conn.Raw(func(dc any) error {
-		reg, ok := dc.(sqlite.AuthorizerRegisterer)
-		if !ok {
-			return errors.New("the SQLite driver has no authorizer")
-		}
-		return reg.RegisterAuthorizer(authorizeSQLite)
-	})
+	err := conn.Raw(func(dc any) error { return sqliteauth.Install(dc, authorizeSQLite) })
 	if err != nil {
 		return err
 	}
