@@ -1,7 +1,6 @@
 package understand_test
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"os"
@@ -19,23 +18,6 @@ import (
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
-
-func readQuestions(t *testing.T, name string) []string {
-	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "testdata", "questions", name+".txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var qs []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if l := strings.TrimSpace(sc.Text()); l != "" && !strings.HasPrefix(l, "#") {
-			qs = append(qs, l)
-		}
-	}
-	return qs
-}
 
 func golden(t *testing.T, path, got string) {
 	t.Helper()
@@ -62,7 +44,7 @@ func TestGolden(t *testing.T) {
 			src := demotest.Source(t, name, source.Options{})
 			an := understand.New(src.Model, src.Catalog())
 			var interp, sqls strings.Builder
-			for _, q := range readQuestions(t, name) {
+			for _, q := range demotest.Questions(t, name) {
 				in, err := an.Analyze(context.Background(), q, understand.Settings{Now: demotest.AsOf})
 				if err != nil {
 					t.Fatalf("%q: %v", q, err)
