@@ -118,15 +118,24 @@ func (s *Source) RowCap() int { return s.opt.RowCap }
 // Catalog returns the source's cached values, for understanding.
 func (s *Source) Catalog() *valueCache { return s.values }
 
-// Close waits for background refreshes and closes the database.
+// errClosed is returned for work asked of a closed source.
+var errClosed = errors.New("source is closed")
+
+// Close stops the source's background work (value refreshes and loads, an
+// analyzer's index rebuilds), waits for it, and closes the database.
 func (s *Source) Close() error {
 	s.closeMu.Lock()
-	defer s.closeMu.Unlock()
 	if s.closed {
+		s.closeMu.Unlock()
 		return nil
 	}
 	s.closed = true
-	s.values.wait()
+	s.closeMu.Unlock()
+	// stopped outside closeMu: a job may be opening the execution pool,
+	// which takes closeMu (and, seeing closed, fails at once)
+	s.values.bg.close()
+	s.closeMu.Lock()
+	defer s.closeMu.Unlock()
 	err := s.db.Close()
 	if s.exec != nil {
 		err = errors.Join(err, s.exec.db.Close())
@@ -140,7 +149,7 @@ func (s *Source) execPool() (*execPool, error) {
 		s.closeMu.Lock()
 		defer s.closeMu.Unlock()
 		if s.closed {
-			s.execErr = errors.New("source is closed")
+			s.execErr = errClosed
 			return
 		}
 		s.exec, s.execErr = openExec(s.Target, s.opt)

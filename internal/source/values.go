@@ -26,8 +26,9 @@ type valueCache struct {
 	cols    map[*model.Column]*valueEntry
 	rows    map[string]*rowsEntry
 	version atomic.Uint64
-	wg      sync.WaitGroup
-	first   singleflight.Group // first loads, one per column
+	// bg runs refreshes and first loads; the source's Close stops them
+	bg    background
+	first singleflight.Group // first loads, one per column
 	// Log receives warnings (capped columns, unreachable database).
 	log *slog.Logger
 }
@@ -77,9 +78,9 @@ func (vc *valueCache) Version(ctx context.Context) uint64 {
 		expired := e.err == nil && now.Sub(e.loaded) > vc.ttl(c)
 		retry := e.err != nil && now.Sub(e.loaded) > retryAfter
 		if expired || retry {
-			e.loading = true
-			vc.wg.Add(1)
-			go vc.refresh(context.WithoutCancel(ctx), c)
+			// detached from the request that noticed the expiry, owned
+			// by the source; false once it is closed
+			e.loading = vc.bg.run(ctx, func(ctx context.Context) { vc.refresh(ctx, c) })
 		}
 	}
 	vc.mu.Unlock()
@@ -87,10 +88,18 @@ func (vc *valueCache) Version(ctx context.Context) uint64 {
 }
 
 // wait blocks until background refreshes finish.
-func (vc *valueCache) wait() { vc.wg.Wait() }
+func (vc *valueCache) wait() { vc.bg.wait() }
+
+// Go runs f on a goroutine the source owns: f's context keeps ctx's values
+// but not its cancellation, and is canceled by the source's Close, which
+// waits for f to return. Go reports false, and f does not run, once the
+// source is closed. An analyzer reading these values rebuilds its index
+// this way (understand.Owner), so that closing the source stops it.
+func (vc *valueCache) Go(ctx context.Context, f func(context.Context)) bool {
+	return vc.bg.run(ctx, f)
+}
 
 func (vc *valueCache) refresh(ctx context.Context, c *model.Column) {
-	defer vc.wg.Done()
 	got, err := vc.load(ctx, c)
 	vc.mu.Lock()
 	e := vc.cols[c]
@@ -134,22 +143,19 @@ func (vc *valueCache) CountedValues(ctx context.Context, c *model.Column) ([]str
 	}
 	vc.mu.Unlock()
 	// one load per column however many turns want it, detached from any
-	// one caller: a caller that gives up (its client went away) returns at
-	// once, and its cancellation is never remembered as the column's error
-	ch := vc.first.DoChan(c.Entity().Name+"."+c.Name, func() (any, error) {
-		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), vc.s.opt.ValueLoadTimeout)
-		defer cancel()
-		got, err := vc.load(lctx, c)
-		vc.mu.Lock()
-		defer vc.mu.Unlock()
-		vc.cols[c] = &valueEntry{values: got.values, rows: got.rows, loaded: vc.s.opt.Clock(), err: err}
-		if err != nil {
-			vc.log.Warn("load values failed; matching without them", "source", vc.s.Name, "column", c.Entity().Name+"."+c.Name, "err", err)
-			return nil, err
-		}
-		vc.version.Add(1)
-		return got, nil
+	// one caller and owned by the source: a caller that gives up (its
+	// client went away) returns at once, its cancellation is never
+	// remembered as the column's error, and closing the source stops it
+	ch := make(chan singleflight.Result, 1)
+	started := vc.bg.run(ctx, func(bctx context.Context) {
+		v, err, shared := vc.first.Do(c.Entity().Name+"."+c.Name, func() (any, error) {
+			return vc.loadFirst(bctx, c)
+		})
+		ch <- singleflight.Result{Val: v, Err: err, Shared: shared}
 	})
+	if !started {
+		return nil, nil, errClosed
+	}
 	select {
 	case <-ctx.Done():
 		return nil, nil, ctx.Err()
@@ -160,6 +166,23 @@ func (vc *valueCache) CountedValues(ctx context.Context, c *model.Column) ([]str
 		got := r.Val.(counted)
 		return got.values, got.rows, nil
 	}
+}
+
+// loadFirst loads a column's values for the first time, within
+// ValueLoadTimeout, and remembers them or the error.
+func (vc *valueCache) loadFirst(ctx context.Context, c *model.Column) (any, error) {
+	lctx, cancel := context.WithTimeout(ctx, vc.s.opt.ValueLoadTimeout)
+	defer cancel()
+	got, err := vc.load(lctx, c)
+	vc.mu.Lock()
+	defer vc.mu.Unlock()
+	vc.cols[c] = &valueEntry{values: got.values, rows: got.rows, loaded: vc.s.opt.Clock(), err: err}
+	if err != nil {
+		vc.log.Warn("load values failed; matching without them", "source", vc.s.Name, "column", c.Entity().Name+"."+c.Name, "err", err)
+		return nil, err
+	}
+	vc.version.Add(1)
+	return got, nil
 }
 
 // countOf reads a COUNT(*) as the drivers return it.

@@ -1,0 +1,167 @@
+package source_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/source"
+	"github.com/clarify-sql/clarify/internal/understand"
+)
+
+// goroutinesIn returns the stacks of the goroutines that have a frame in
+// a function whose name contains fn.
+func goroutinesIn(fn string) []string {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	var out []string
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, fn) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// noGoroutinesIn fails, naming them, if goroutines with a frame in fn are
+// still there a generous while after their owner said it had stopped
+// them. It polls: a goroutine that has told its owner it is done may still
+// be returning.
+func noGoroutinesIn(t *testing.T, fn, owner string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		left := goroutinesIn(fn)
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutine(s) in %s outlived %s:\n\n%s", len(left), fn, owner, strings.Join(left, "\n\n"))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// endless turns the shop's items into a view that never ends: a load of
+// its values runs until it is canceled.
+const endless = `CREATE VIEW items AS WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n)
+SELECT x AS id, 'red' AS colour FROM n`
+
+// openEndless opens the shop database at path as a source whose queries
+// and loads would run for minutes unless canceled.
+func openEndless(t *testing.T, path string, clock func() time.Time) *source.Source {
+	t.Helper()
+	m, err := model.Parse("shop.yaml", []byte(shopModel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := source.Open(context.Background(), "shop", "sqlite:"+path, m, source.Options{
+		ValueTTL: time.Minute, Clock: clock, QueryTimeout: 10 * time.Minute, ValueLoadTimeout: 10 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
+// closeWithin closes src and fails if Close has not returned after a
+// generous while: it should cancel its background work, not wait it out.
+func closeWithin(t *testing.T, src *source.Source) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- src.Close() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("close: %v", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("Close waited out a value load it should have canceled")
+	}
+}
+
+// sourceFrames names the source package's own functions in a stack (and
+// not its tests', in package source_test).
+const sourceFrames = "clarify/internal/source."
+
+// TestCloseStopsBackgroundWork: a value refresh, a first load every caller
+// gave up on, and work handed to the catalog by an analyzer are each
+// canceled by Close, which returns with none of their goroutines left.
+func TestCloseStopsBackgroundWork(t *testing.T) {
+	cases := []struct {
+		name string
+		// start leaves background work running on src, whose database
+		// the test has made endless
+		start func(t *testing.T, src *source.Source, col *model.Column, clock *clock, endless func())
+	}{
+		{"refresh", func(t *testing.T, src *source.Source, col *model.Column, clock *clock, endless func()) {
+			if _, err := src.Catalog().Values(context.Background(), col); err != nil {
+				t.Fatal(err)
+			}
+			endless()
+			clock.Add(2 * time.Minute)
+			src.Catalog().Version(context.Background()) // starts the refresh
+		}},
+		{"abandoned first load", func(t *testing.T, src *source.Source, col *model.Column, clock *clock, endless func()) {
+			endless()
+			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+			defer cancel()
+			if _, err := src.Catalog().Values(ctx, col); !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("values of an endless table = %v, want the caller's deadline", err)
+			}
+		}},
+		{"analyzer's work", func(t *testing.T, src *source.Source, col *model.Column, clock *clock, endless func()) {
+			endless()
+			// an analyzer hands its rebuilds to the catalog that owns work
+			var owner understand.Owner = src.Catalog()
+			started := owner.Go(context.Background(), func(ctx context.Context) {
+				_, _, _ = src.Catalog().CountedValues(ctx, col)
+			})
+			if !started {
+				t.Fatal("an open source refused background work")
+			}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "shop.db")
+			db, err := sql.Open("sqlite", "file:"+path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			for _, q := range []string{"CREATE TABLE items (id INTEGER PRIMARY KEY, colour TEXT)", "INSERT INTO items (colour) VALUES ('red')"} {
+				if _, err := db.Exec(q); err != nil {
+					t.Fatal(err)
+				}
+			}
+			clk := &clock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+			src := openEndless(t, path, clk.Now)
+			col := src.Model.Entities[0].Column("colour")
+			tc.start(t, src, col, clk, func() {
+				for _, q := range []string{"DROP TABLE items", endless} {
+					if _, err := db.Exec(q); err != nil {
+						t.Fatal(err)
+					}
+				}
+			})
+			closeWithin(t, src)
+			noGoroutinesIn(t, sourceFrames, "the source's Close")
+			if src.Catalog().Go(context.Background(), func(context.Context) { t.Error("work ran on a closed source") }) {
+				t.Error("a closed source accepted background work")
+			}
+		})
+	}
+}
