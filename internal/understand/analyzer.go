@@ -39,8 +39,23 @@ type Analyzer struct {
 	mu      sync.Mutex
 	vx      *storedValues
 	version uint64
-	// rebuilding is closed when a background rebuild finishes
-	rebuilding chan struct{}
+	// rebuilding is closed when a background rebuild finishes;
+	// stopRebuild cancels it. Both are nil when none runs.
+	rebuilding  chan struct{}
+	stopRebuild context.CancelFunc
+	// closed: Close was called, and no rebuild starts any more
+	closed bool
+}
+
+// Owner is a Catalog that also runs work in the background for as long as
+// its values can be read: Go starts f with a context that keeps ctx's
+// values but not its cancellation, cancels it when the catalog closes and
+// waits for f then; it reports false, and f does not run, once the catalog
+// is closed. A source's value cache is one (its source's Close stops the
+// work). An analyzer whose catalog is an Owner has it run the rebuilds of
+// its value index, so that they end with the catalog they read.
+type Owner interface {
+	Go(ctx context.Context, f func(context.Context)) bool
 }
 
 // New builds an analyzer for a model. cat may be nil (static values only).
@@ -125,20 +140,63 @@ func (a *Analyzer) index(ctx context.Context) *storedValues {
 		return vx
 	}
 	vx := a.vx
-	if v != a.version && a.rebuilding == nil {
-		done := make(chan struct{})
-		a.rebuilding = done
-		go func() {
-			defer close(done)
-			// detached from the request: the rebuild outlives it
-			nvx := buildValueIndex(context.WithoutCancel(ctx), a.model, a.cat, a.lex)
-			a.mu.Lock()
-			a.vx, a.version, a.rebuilding = nvx, v, nil
-			a.mu.Unlock()
-		}()
+	if v != a.version && a.rebuilding == nil && !a.closed {
+		a.rebuild(ctx, v)
 	}
 	a.mu.Unlock()
 	return vx
+}
+
+// rebuild starts rebuilding the value index for catalog version v in the
+// background, detached from the request that noticed the change (the
+// rebuild outlives it) but owned: by the catalog when it is an Owner,
+// else by the analyzer, whose Close cancels and waits for it. A rebuild
+// that is canceled keeps the index it had. a.mu is held.
+func (a *Analyzer) rebuild(ctx context.Context, v uint64) {
+	done := make(chan struct{})
+	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	a.rebuilding, a.stopRebuild = done, cancel
+	run := func(owner context.Context) {
+		defer close(done)
+		defer cancel()
+		stop := context.AfterFunc(owner, cancel) // the owner closing stops it
+		defer stop()
+		nvx := buildValueIndex(rctx, a.model, a.cat, a.lex)
+		a.mu.Lock()
+		if rctx.Err() == nil {
+			a.vx, a.version = nvx, v
+		}
+		a.rebuilding, a.stopRebuild = nil, nil
+		a.mu.Unlock()
+	}
+	if o, ok := a.cat.(Owner); ok {
+		if !o.Go(rctx, run) {
+			// the catalog is closed: nothing to rebuild from
+			a.rebuilding, a.stopRebuild = nil, nil
+			cancel()
+			close(done)
+		}
+		return
+	}
+	go run(rctx)
+}
+
+// Close stops the analyzer's background work: a rebuild of its value index
+// under way is canceled and Close waits for it; none starts after. The
+// analyzer goes on understanding questions with the values it has. Call
+// it when the analyzer is no longer used (before closing its catalog's
+// source, whose own Close stops the rebuilds it runs).
+func (a *Analyzer) Close() {
+	a.mu.Lock()
+	a.closed = true
+	done, stop := a.rebuilding, a.stopRebuild
+	a.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+	if done != nil {
+		<-done
+	}
 }
 
 // WaitIndex blocks until a background rebuild of the value index (if any)
