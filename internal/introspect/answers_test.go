@@ -15,6 +15,7 @@ import (
 	"github.com/clarify-sql/clarify/internal/guard"
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/source"
+	"github.com/clarify-sql/clarify/internal/testdb"
 	"github.com/clarify-sql/clarify/internal/understand"
 )
 
@@ -313,11 +314,11 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 	}
 	// the schema of our own is also answered on the other dialects
 	t.Run("postgres", func(t *testing.T) {
-		db, dsn := postgresSource(t, "shop")
+		db, dsn := loaded(t, testdb.PostgresServer(t), "shop")
 		answerAll(t, "shop", model.Postgres, db, dsn, cases["shop"], now)
 	})
 	t.Run("mysql", func(t *testing.T) {
-		db, dsn := mysqlSource(t, "shop")
+		db, dsn := loaded(t, testdb.MySQLServer(t), "shop")
 		answerAll(t, "shop", model.MySQL, db, dsn, cases["shop"], now)
 	})
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/clarify-sql/clarify/internal/introspect"
 	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/testdb"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden drafts in testdata/")
@@ -57,8 +58,14 @@ func TestDraftSameOnEveryDialect(t *testing.T) {
 			dialect model.Dialect
 			open    func(*testing.T, string) *introspect.Schema
 		}{
-			{model.Postgres, func(t *testing.T, s string) *introspect.Schema { return inspect(t, postgresDB(t, s), model.Postgres) }},
-			{model.MySQL, func(t *testing.T, s string) *introspect.Schema { return inspect(t, mysqlDB(t, s), model.MySQL) }},
+			{model.Postgres, func(t *testing.T, s string) *introspect.Schema {
+				db, _ := loaded(t, testdb.PostgresServer(t), s)
+				return inspect(t, db, model.Postgres)
+			}},
+			{model.MySQL, func(t *testing.T, s string) *introspect.Schema {
+				db, _ := loaded(t, testdb.MySQLServer(t), s)
+				return inspect(t, db, model.MySQL)
+			}},
 		} {
 			t.Run(schema+"/"+string(tc.dialect), func(t *testing.T) {
 				t.Parallel()

@@ -74,37 +74,9 @@ func openSQLite(t *testing.T, path string) *sql.DB {
 	return db
 }
 
-// postgresDB loads schema into a fresh PostgreSQL schema, dropped at the
-// end of the test, and returns a pool whose search_path is that schema.
-func postgresDB(t *testing.T, schema string) *sql.DB {
-	db, _ := postgresSource(t, schema)
-	return db
-}
-
-// postgresSource is postgresDB that also returns the DSN a source opens
-// the loaded schema with.
-func postgresSource(t *testing.T, schema string) (*sql.DB, string) {
-	t.Helper()
-	return loaded(t, testdb.PostgresServer(t), schema)
-}
-
-// mysqlDB loads schema into a fresh MySQL/MariaDB database, dropped at the
-// end of the test, and returns a pool connected to it.
-func mysqlDB(t *testing.T, schema string) *sql.DB {
-	db, _ := mysqlSource(t, schema)
-	return db
-}
-
-// mysqlSource is mysqlDB that also returns the DSN a source opens the
-// loaded database with.
-func mysqlSource(t *testing.T, schema string) (*sql.DB, string) {
-	t.Helper()
-	return loaded(t, testdb.MySQLServer(t), schema)
-}
-
-// loaded loads schema into a schema or database of its own on srv,
-// dropped at the end of the test, and returns a pool using it and the DSN
-// a source opens it with.
+// loaded loads schema into a schema (PostgreSQL) or database (MySQL) of
+// its own on srv, dropped at the end of the test, and returns a pool using
+// it and the DSN a source opens it with.
 func loaded(t *testing.T, srv *testdb.Server, schema string) (*sql.DB, string) {
 	t.Helper()
 	ns := srv.Create(t, "introspect_"+schema)
