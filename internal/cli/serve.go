@@ -139,8 +139,13 @@ func (e *env) serve(ctx context.Context, args []string) error {
 	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	srv.Shutdown(sctx) // streams end with a final event
-	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("shutdown: %w", err)
+	serr := hs.Shutdown(sctx)
+	if serr != nil {
+		hs.Close() // the deadline passed: drop what is left
+	}
+	<-errc // the serving goroutine has returned (ErrServerClosed)
+	if serr != nil && !errors.Is(serr, http.ErrServerClosed) {
+		return fmt.Errorf("shutdown: %w", serr)
 	}
 	return nil
 }
