@@ -2,8 +2,6 @@ package config_test
 
 import (
 	"net/netip"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,15 +14,6 @@ const (
 	sum  = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 	hash = "sha256$00112233445566778899aabbccddeeff$9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 )
-
-func load(t *testing.T, yaml string) (*config.Config, error) {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "clarify.yaml")
-	if err := os.WriteFile(path, []byte(yaml), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return config.Load(path)
-}
 
 func TestAuthValidation(t *testing.T) {
 	t.Parallel()

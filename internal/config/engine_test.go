@@ -1,9 +1,6 @@
 package config_test
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/clarify-sql/clarify/internal/config"
@@ -23,19 +20,9 @@ func TestSourceEngine(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			path := filepath.Join(t.TempDir(), "clarify.yaml")
-			if err := os.WriteFile(path, []byte(tc.yaml), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			c, err := config.Load(path)
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("err %v, want %q", err, tc.wantErr)
-				}
+			c := loadWant(t, tc.yaml, tc.wantErr)
+			if c == nil {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			s := c.Sources[0]
 			if s.Engine != tc.want.Engine || (s.LLM == nil) != (tc.want.LLM == nil) || s.LLM != nil && *s.LLM != *tc.want.LLM {

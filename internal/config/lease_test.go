@@ -1,13 +1,8 @@
 package config_test
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/clarify-sql/clarify/internal/config"
 )
 
 func TestServerLeaseTTL(t *testing.T) {
@@ -28,19 +23,9 @@ func TestServerLeaseTTL(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			path := filepath.Join(t.TempDir(), "clarify.yaml")
-			if err := os.WriteFile(path, []byte(tc.yaml), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			c, err := config.Load(path)
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("Load = %v; want an error containing %q", err, tc.wantErr)
-				}
+			c := loadWant(t, tc.yaml, tc.wantErr)
+			if c == nil {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if c.Server.LeaseTTL != tc.want {
 				t.Errorf("lease_ttl = %s, want %s", c.Server.LeaseTTL, tc.want)

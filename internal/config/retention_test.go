@@ -1,13 +1,8 @@
 package config_test
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/clarify-sql/clarify/internal/config"
 )
 
 func TestConversationsKeep(t *testing.T) {
@@ -33,19 +28,9 @@ func TestConversationsKeep(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			path := filepath.Join(t.TempDir(), "clarify.yaml")
-			if err := os.WriteFile(path, []byte(tc.yaml), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			c, err := config.Load(path)
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("Load = %v; want an error containing %q", err, tc.wantErr)
-				}
+			c := loadWant(t, tc.yaml, tc.wantErr)
+			if c == nil {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if got := time.Duration(c.Conversations.Keep); got != tc.want {
 				t.Errorf("keep = %s, want %s", got, tc.want)
