@@ -118,7 +118,7 @@ func New(engines Engines, st store.Store, opt Options) *Service {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
 	s.wg.Add(1)
-	go s.janitor()
+	go s.janitor(ctx)
 	if opt.Keep > 0 || opt.AuditKeep > 0 {
 		s.wg.Add(1)
 		go s.sweeper(ctx)
@@ -173,7 +173,9 @@ func (s *Service) sweep(ctx context.Context) {
 	}
 }
 
-func (s *Service) janitor() {
+// janitor expires conversations every minute until Close; a pass under
+// way when Close is called is cancelled with ctx.
+func (s *Service) janitor(ctx context.Context) {
 	defer s.wg.Done()
 	t := time.NewTicker(time.Minute)
 	defer t.Stop()
@@ -181,9 +183,11 @@ func (s *Service) janitor() {
 		select {
 		case <-s.stop:
 			return
+		case <-ctx.Done():
+			return
 		case <-t.C:
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			if _, err := s.st.ExpireConversations(ctx, s.opt.Clock()); err != nil {
+			pass, cancel := context.WithTimeout(ctx, 30*time.Second)
+			if _, err := s.st.ExpireConversations(pass, s.opt.Clock()); err != nil && ctx.Err() == nil {
 				s.opt.Log.Warn("expire conversations", "err", err)
 			}
 			cancel()
