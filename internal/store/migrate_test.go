@@ -32,13 +32,7 @@ func TestMigrationsMatch(t *testing.T) {
 // store whose schema is newer than the binary is refused.
 func TestMigrations(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		name   string
-		newDSN storetest.NewDSN
-	}{
-		{"sqlite", sqliteDSN},
-		{"postgres", postgresDSN},
-	} {
+	for _, tc := range backends {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()

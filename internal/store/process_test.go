@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/clarify-sql/clarify/internal/store"
-	"github.com/clarify-sql/clarify/internal/store/storetest"
 )
 
 // envChildDSN tells the test binary, run again as a child, to act as a
@@ -24,13 +23,7 @@ const appendsPerProcess = 50
 // lease the child took is still refused to this process after it exits.
 func TestTwoProcesses(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		name   string
-		newDSN storetest.NewDSN
-	}{
-		{"sqlite", sqliteDSN},
-		{"postgres", postgresDSN},
-	} {
+	for _, tc := range backends {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()

@@ -30,6 +30,16 @@ func postgresDSN(tb testing.TB) string {
 	return dsn
 }
 
+// backends are the store's two implementations, named as
+// store.MigrationVersions names them, each with a DSN maker.
+var backends = []struct {
+	name   string
+	newDSN storetest.NewDSN
+}{
+	{"sqlite", sqliteDSN},
+	{"postgres", postgresDSN},
+}
+
 func TestSQLite(t *testing.T) {
 	t.Parallel()
 	storetest.Run(t, sqliteDSN)

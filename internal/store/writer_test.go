@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/clarify-sql/clarify/internal/store"
-	"github.com/clarify-sql/clarify/internal/store/storetest"
 )
 
 // TestWriteIsolation runs many concurrent write transactions, half of which
@@ -17,13 +16,7 @@ import (
 // must undo only its own writes, each caller must get its own outcome.
 func TestWriteIsolation(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		name   string
-		newDSN storetest.NewDSN
-	}{
-		{"sqlite", sqliteDSN},
-		{"postgres", postgresDSN},
-	} {
+	for _, tc := range backends {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
