@@ -56,11 +56,11 @@ func TestDraftAnswersPlainQuestions(t *testing.T) {
 			{q: "members in Springfield", gold: "SELECT member_id FROM members WHERE city = 'Springfield'"},
 			{q: "active members", gold: "SELECT member_id FROM members WHERE active = 1"},
 			{q: "how many loans in 2024", gold: "SELECT COUNT(*) FROM loans WHERE loan_date >= '2024-01-01' AND loan_date < '2025-01-01'"},
-			{q: "loans per member", gold: "SELECT member_id, COUNT(*) FROM loans GROUP BY member_id"},
+			{q: "loans per member", gold: "SELECT m.member_id, COUNT(l.member_id) FROM members m LEFT JOIN loans l ON l.member_id = m.member_id GROUP BY m.member_id"}, // members without loans at 0
 			{q: "average rating of reviews", gold: "SELECT AVG(rating) FROM reviews"},
 			{q: "books with more than 500 pages", gold: "SELECT book_id FROM books WHERE pages > 500"},
 			{q: "how many authors per country", gold: "SELECT country, COUNT(*) FROM authors GROUP BY country"},
-			{q: "reviews per book", gold: "SELECT book_id, COUNT(*) FROM reviews GROUP BY book_id"},
+			{q: "reviews per book", gold: "SELECT b.book_id, COUNT(r.book_id) FROM books b LEFT JOIN reviews r ON r.book_id = b.book_id GROUP BY b.book_id"}, // books without reviews at 0
 			{q: "members who joined in 2021", gold: "SELECT member_id FROM members WHERE joined_on LIKE '2021%'"},
 			{q: "total late fee", gold: "SELECT SUM(late_fee) FROM loans"},
 			{q: "books with a price under 15", gold: "SELECT book_id FROM books WHERE price < 15"},
