@@ -102,6 +102,7 @@ var steps = []string{
 // be here.
 var testHelpers = []string{
 	"internal/testdb", "internal/llm/llmtest", "internal/demo/demotest", "internal/store/storetest",
+	"internal/leaktest",
 }
 
 // rules are the dependency rules of docs/architecture.md ("Dependency
@@ -221,7 +222,7 @@ var rules = []rule{
 	},
 	{
 		name: "test helpers are imported only by tests",
-		doc:  "testdb, llmtest, demotest and storetest exist for _test.go files",
+		doc:  "testdb, llmtest, demotest, storetest and leaktest exist for _test.go files",
 		from: []string{"..."}, notFrom: testHelpers,
 		deny: testHelpers,
 	},

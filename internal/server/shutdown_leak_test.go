@@ -2,34 +2,13 @@ package server_test
 
 import (
 	"context"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/leaktest"
 	"github.com/clarify-sql/clarify/internal/server"
 )
-
-// goroutinesIn returns the stacks of the goroutines that have a frame in
-// a function whose name contains fn.
-func goroutinesIn(fn string) []string {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-	var out []string
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, fn) {
-			out = append(out, g)
-		}
-	}
-	return out
-}
 
 // TestShutdownLeavesNoGoroutine: a Shutdown whose deadline passes while a
 // stream it ended is still running returns without leaving anything of
@@ -45,7 +24,7 @@ func TestShutdownLeavesNoGoroutine(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 		defer cancel()
 		h.srv.Shutdown(ctx)
-		left = goroutinesIn("clarify/internal/server.(*Server).Shutdown")
+		left = leaktest.Goroutines("clarify/internal/server.(*Server).Shutdown")
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

@@ -5,55 +5,14 @@ import (
 	"database/sql"
 	"errors"
 	"path/filepath"
-	"runtime"
-	"strings"
 	"testing"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/leaktest"
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/source"
 	"github.com/clarify-sql/clarify/internal/understand"
 )
-
-// goroutinesIn returns the stacks of the goroutines that have a frame in
-// a function whose name contains fn.
-func goroutinesIn(fn string) []string {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-	var out []string
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, fn) {
-			out = append(out, g)
-		}
-	}
-	return out
-}
-
-// noGoroutinesIn fails, naming them, if goroutines with a frame in fn are
-// still there a generous while after their owner said it had stopped
-// them. It polls: a goroutine that has told its owner it is done may still
-// be returning.
-func noGoroutinesIn(t *testing.T, fn, owner string) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		left := goroutinesIn(fn)
-		if len(left) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d goroutine(s) in %s outlived %s:\n\n%s", len(left), fn, owner, strings.Join(left, "\n\n"))
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
 
 // endless turns the shop's items into a view that never ends: a load of
 // its values runs until it is canceled.
@@ -158,7 +117,7 @@ func TestCloseStopsBackgroundWork(t *testing.T) {
 				}
 			})
 			closeWithin(t, src)
-			noGoroutinesIn(t, sourceFrames, "the source's Close")
+			leaktest.Gone(t, sourceFrames, "the source's Close")
 			if src.Catalog().Go(context.Background(), func(context.Context) { t.Error("work ran on a closed source") }) {
 				t.Error("a closed source accepted background work")
 			}

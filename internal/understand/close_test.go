@@ -2,56 +2,15 @@ package understand_test
 
 import (
 	"context"
-	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/clarify-sql/clarify/internal/leaktest"
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/understand"
 )
-
-// goroutinesIn returns the stacks of the goroutines that have a frame in
-// a function whose name contains fn.
-func goroutinesIn(fn string) []string {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-	var out []string
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, fn) {
-			out = append(out, g)
-		}
-	}
-	return out
-}
-
-// noGoroutinesIn fails, naming them, if goroutines with a frame in fn are
-// still there a generous while after their owner said it had stopped
-// them. It polls: a goroutine that has told its owner it is done may still
-// be returning.
-func noGoroutinesIn(t *testing.T, fn, owner string) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		left := goroutinesIn(fn)
-		if len(left) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d goroutine(s) in %s outlived %s:\n\n%s", len(left), fn, owner, strings.Join(left, "\n\n"))
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
 
 // analyzerFrames names the analyzer's methods and the goroutines they start.
 const analyzerFrames = "clarify/internal/understand.(*Analyzer)"
@@ -187,10 +146,10 @@ func TestCloseStopsRebuild(t *testing.T) {
 			if ch.canceled.Load() == 0 {
 				t.Error("the owner returned without canceling the rebuild")
 			}
-			noGoroutinesIn(t, analyzerFrames, "its owner's close")
+			leaktest.Gone(t, analyzerFrames, "its owner's close")
 			an.Close()
 			ask() // the values changed again, with the stale index kept
-			noGoroutinesIn(t, analyzerFrames, "the analyzer's Close")
+			leaktest.Gone(t, analyzerFrames, "the analyzer's Close")
 			select {
 			case <-ch.stalled:
 				t.Error("a rebuild started after its owner closed")
