@@ -114,21 +114,7 @@ func TestJWT(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := a.Identify(bearer(tc.token))
-			if tc.wantErr == nil {
-				if err != nil {
-					t.Fatalf("Identify: %v", err)
-				}
-				if diff := cmp.Diff(tc.want, got); diff != "" {
-					t.Errorf("identity (-want +got):\n%s", diff)
-				}
-				return
-			}
-			if !errors.Is(err, tc.wantErr) {
-				t.Fatalf("Identify = %+v, %v; want %v", got, err, tc.wantErr)
-			}
-			if !strings.Contains(err.Error(), tc.msg) {
-				t.Errorf("error %q does not say %q", err, tc.msg)
-			}
+			checkIdentify(t, got, err, tc.want, tc.wantErr, tc.msg)
 		})
 	}
 }

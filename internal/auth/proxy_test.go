@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/clarify-sql/clarify/internal/auth"
-	"github.com/google/go-cmp/cmp"
 )
 
 func TestProxy(t *testing.T) {
@@ -56,21 +55,7 @@ func TestProxy(t *testing.T) {
 				r.Header.Set(h, v)
 			}
 			got, err := a.Identify(r)
-			if tc.wantErr == nil {
-				if err != nil {
-					t.Fatalf("Identify: %v", err)
-				}
-				if diff := cmp.Diff(tc.want, got); diff != "" {
-					t.Errorf("identity (-want +got):\n%s", diff)
-				}
-				return
-			}
-			if !errors.Is(err, tc.wantErr) {
-				t.Fatalf("Identify = %+v, %v; want %v", got, err, tc.wantErr)
-			}
-			if !strings.Contains(err.Error(), tc.msg) {
-				t.Errorf("error %q does not say %q", err, tc.msg)
-			}
+			checkIdentify(t, got, err, tc.want, tc.wantErr, tc.msg)
 		})
 	}
 }
