@@ -101,6 +101,23 @@ func checkWrite(c *Conversation, events []Event) error {
 // times are stored in UTC to the microsecond and written back to c so that
 // c equals what Conversation returns. An existing id fails with ErrExists.
 func (s *sqlStore) CreateConversation(ctx context.Context, c *Conversation, events ...Event) ([]Event, error) {
+	return s.create(ctx, c, nil, events)
+}
+
+// CreateLocked is CreateConversation that also takes owner's lease on the
+// new conversation for ttl, as Lock does, in the same transaction: nobody
+// sees the conversation without its lease. A lease another owner holds on
+// the id fails with ErrLocked, and nothing is written.
+func (s *sqlStore) CreateLocked(ctx context.Context, c *Conversation, owner string, ttl time.Duration, events ...Event) ([]Event, error) {
+	l := &leaseArgs{owner: owner, ttl: ttl}
+	if c != nil {
+		l.id = c.ID
+	}
+	return s.create(ctx, c, l, events)
+}
+
+// create inserts c with events and, when l is set, takes l's lease first.
+func (s *sqlStore) create(ctx context.Context, c *Conversation, l *leaseArgs, events []Event) ([]Event, error) {
 	if err := checkWrite(c, events); err != nil {
 		return nil, fmt.Errorf("store: create conversation: %w", err)
 	}
@@ -124,7 +141,19 @@ func (s *sqlStore) CreateConversation(ctx context.Context, c *Conversation, even
 		rounds = 1
 	}
 	evs := numberEvents(c.ID, 0, now, events)
+	var lockArgs []any
+	if l != nil {
+		var err error
+		if lockArgs, err = s.leaseArgs("lock", *l); err != nil {
+			return nil, err
+		}
+	}
 	err := s.inTx(ctx, func(tx txn) error {
+		if l != nil {
+			if err := lockIn(tx, s.d.lockSQL, lockArgs); err != nil {
+				return err
+			}
+		}
 		res, err := tx.exec(insertConversation,
 			c.ID, c.UserID, c.Source, c.Question, c.Status, c.Interactive, notNil(c.State),
 			c.Messages, rounds, len(evs), s.d.timeArg(created), s.d.timeArg(updated),
@@ -137,7 +166,10 @@ func (s *sqlStore) CreateConversation(ctx context.Context, c *Conversation, even
 		} else if n == 0 {
 			return ErrExists
 		}
-		return s.appendEvents(tx, c.ID, evs)
+		if err := s.appendEvents(tx, c.ID, evs); err != nil {
+			return err
+		}
+		return s.notify(tx, c.ID, len(evs))
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: create conversation %s: %w", c.ID, err)
@@ -166,13 +198,37 @@ func (s *sqlStore) Conversation(ctx context.Context, id string) (*Conversation, 
 }
 
 // UpdateConversation writes every field of c but ID, UserID and CreatedAt if
-// c.Version is current, and appends events, in one transaction. UpdatedAt is
-// written as given (callers set it with their clock), or as now when zero.
-// It fails with ErrNotFound when the conversation is gone, and with
-// ErrConflict when it changed since c was read (c is then untouched).
+// c.Version is current, and appends events, in one transaction; it is
+// SaveConversation with nothing else to write.
 func (s *sqlStore) UpdateConversation(ctx context.Context, c *Conversation, events ...Event) ([]Event, error) {
+	return s.SaveConversation(ctx, Save{Conversation: c, Events: events})
+}
+
+// SaveConversation writes every field of w.Conversation but ID, UserID and
+// CreatedAt if its Version is current, appends w.Events and writes what
+// else w holds, in one transaction. UpdatedAt is written as given (callers
+// set it with their clock), or as now when zero. It fails with ErrNotFound
+// when the conversation is gone, and with ErrConflict when it changed since
+// it was read (the conversation is then untouched, and nothing is written).
+func (s *sqlStore) SaveConversation(ctx context.Context, w Save) ([]Event, error) {
+	c, events := w.Conversation, w.Events
 	if err := checkWrite(c, events); err != nil {
 		return nil, fmt.Errorf("store: update conversation: %w", err)
+	}
+	var query []any
+	if w.Query != nil {
+		var err error
+		if query, err = s.queryArgs(*w.Query); err != nil {
+			return nil, fmt.Errorf("store: update conversation %s: %w", c.ID, err)
+		}
+	}
+	var answer *Answer
+	if w.Answer != nil {
+		a, err := s.checkAnswer(*w.Answer)
+		if err != nil {
+			return nil, fmt.Errorf("store: update conversation %s: %w", c.ID, err)
+		}
+		answer = &a
 	}
 	now := utc(s.now())
 	updated := utc(c.UpdatedAt)
@@ -203,7 +259,25 @@ func (s *sqlStore) UpdateConversation(ctx context.Context, c *Conversation, even
 			return err
 		}
 		evs = numberEvents(c.ID, last-int64(len(events)), now, events)
-		return s.appendEvents(tx, c.ID, evs)
+		if err := s.appendEvents(tx, c.ID, evs); err != nil {
+			return err
+		}
+		if answer != nil {
+			if err := s.recordAnswer(tx, *answer); err != nil {
+				return fmt.Errorf("record answer: %w", err)
+			}
+		}
+		if query != nil {
+			if _, err := tx.exec(insertQuery, query...); err != nil {
+				return fmt.Errorf("log query: %w", err)
+			}
+		}
+		if w.Unlock != "" {
+			if _, err := tx.exec(unlock, c.ID, w.Unlock); err != nil {
+				return fmt.Errorf("unlock: %w", err)
+			}
+		}
+		return s.notify(tx, c.ID, len(evs))
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: update conversation %s: %w", c.ID, err)
@@ -211,6 +285,19 @@ func (s *sqlStore) UpdateConversation(ctx context.Context, c *Conversation, even
 	c.UpdatedAt, c.ExpiresAt = updated, expires
 	c.Version++
 	return evs, nil
+}
+
+// notify announces, in the transaction that wrote them, that a
+// conversation has new events (PostgreSQL: NOTIFY, delivered at commit;
+// SQLite announces nothing, its followers poll Heads).
+func (s *sqlStore) notify(tx txn, id string, events int) error {
+	if events == 0 || s.d.notifySQL == "" {
+		return nil
+	}
+	if _, err := tx.exec(s.d.notifySQL, id, s.channel); err != nil {
+		return fmt.Errorf("notify: %w", err)
+	}
+	return nil
 }
 
 // numberEvents numbers events after seq last and fills in what the store

@@ -24,6 +24,12 @@ type dialect struct {
 	// renewSQL extends a lease its owner still holds: $1 id, $2 owner, $3
 	// ttl in microseconds and, unless serverClock, $4 now.
 	renewSQL string
+	// notifySQL announces that conversation $1 has new events on channel
+	// $2, in the transaction that wrote them ("" when the dialect cannot).
+	notifySQL string
+	// headsSQL reads the id, last_seq and status of the conversations
+	// whose ids are in the JSON array $1.
+	headsSQL string
 	// serverClock: leases are timed by the database server's clock, so that
 	// processes on different hosts agree on who holds one.
 	serverClock bool
@@ -36,6 +42,7 @@ var sqliteDialect = dialect{
 ON CONFLICT (conversation_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
 WHERE locks.owner = excluded.owner OR locks.expires_at <= $4`,
 	renewSQL: `UPDATE locks SET expires_at = $4 + $3 WHERE conversation_id = $1 AND owner = $2`,
+	headsSQL: `SELECT id, last_seq, status FROM conversations WHERE id IN (SELECT value FROM json_each($1))`,
 }
 
 var postgresDialect = dialect{
@@ -50,6 +57,8 @@ ON CONFLICT (conversation_id) DO UPDATE SET owner = excluded.owner, expires_at =
 WHERE locks.owner = excluded.owner OR locks.expires_at <= clock_timestamp()`,
 	renewSQL: `UPDATE locks SET expires_at = clock_timestamp() + $3::bigint * interval '1 microsecond'
 WHERE conversation_id = $1 AND owner = $2`,
+	notifySQL: `SELECT pg_notify($2, $1)`,
+	headsSQL:  `SELECT id, last_seq, status FROM conversations WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb))`,
 }
 
 // utc normalizes a time for storage: UTC, microsecond precision (what both

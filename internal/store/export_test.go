@@ -13,7 +13,7 @@ import (
 // AppliedMigrations lists the rows of s's store_migrations table as
 // "version name applied_at".
 func AppliedMigrations(ctx context.Context, s Store) ([]string, error) {
-	ss := s.(*sqlStore)
+	ss := sqlOf(s)
 	rows, err := ss.r.QueryContext(ctx, `SELECT version, name, applied_at FROM store_migrations ORDER BY version`)
 	if err != nil {
 		return nil, err
@@ -35,7 +35,7 @@ func AppliedMigrations(ctx context.Context, s Store) ([]string, error) {
 
 // Write runs one write statement on s, as the store's own writes run.
 func Write(ctx context.Context, s Store, q string, args ...any) error {
-	_, err := s.(*sqlStore).exec(ctx, q, args...)
+	_, err := sqlOf(s).exec(ctx, q, args...)
 	return err
 }
 
@@ -59,7 +59,7 @@ func MigrationVersions(dialect string) ([]int, error) {
 // WriteTx runs f in one of s's write transactions (for SQLite, as one
 // write of a group); exec runs a statement in it.
 func WriteTx(ctx context.Context, s Store, f func(exec func(q string, args ...any) error) error) error {
-	return s.(*sqlStore).inTx(ctx, func(t txn) error {
+	return sqlOf(s).inTx(ctx, func(t txn) error {
 		return f(func(q string, args ...any) error {
 			_, err := t.exec(q, args...)
 			return err
@@ -70,7 +70,7 @@ func WriteTx(ctx context.Context, s Store, f func(exec func(q string, args ...an
 // WriterPragmas returns the settings of s's SQLite write connection.
 func WriterPragmas(ctx context.Context, s Store) (map[string]string, error) {
 	out := map[string]string{}
-	err := s.(*sqlStore).inTx(ctx, func(t txn) error {
+	err := sqlOf(s).inTx(ctx, func(t txn) error {
 		for _, p := range []string{"journal_mode", "synchronous", "foreign_keys", "busy_timeout"} {
 			var v string
 			if err := t.tx.QueryRowContext(t.ctx, "PRAGMA "+p).Scan(&v); err != nil {
@@ -84,7 +84,7 @@ func WriterPragmas(ctx context.Context, s Store) (map[string]string, error) {
 }
 
 // TimeArg encodes t as s stores times.
-func TimeArg(s Store, t time.Time) any { return s.(*sqlStore).d.timeArg(t) }
+func TimeArg(s Store, t time.Time) any { return sqlOf(s).d.timeArg(t) }
 
 // MigrateTo brings the store a DSN names to schema version (and no
 // further), as a binary of that version would have left it, then runs
@@ -128,4 +128,12 @@ func MigrateTo(ctx context.Context, dsn string, version int, stmts ...string) er
 		}
 	}
 	return nil
+}
+
+// sqlOf returns the sqlStore under either dialect's Store.
+func sqlOf(s Store) *sqlStore {
+	if n, ok := s.(*pgNotifier); ok {
+		return n.sqlStore
+	}
+	return s.(*sqlStore)
 }

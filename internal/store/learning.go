@@ -36,28 +36,41 @@ ON CONFLICT (user_id) DO UPDATE SET never_ask = excluded.never_ask, updated_at =
 // now); with Remember it also becomes the slot's remembered value, replacing
 // any earlier one, in the same transaction.
 func (s *sqlStore) RecordAnswer(ctx context.Context, a Answer) error {
-	if a.UserID == "" || a.Slot == "" || a.Value == "" {
-		return errors.New("store: record answer: user, slot and value are required")
-	}
-	at := utc(a.At)
-	if a.At.IsZero() {
-		at = utc(s.now())
-	}
-	err := s.inTx(ctx, func(tx txn) error {
-		if _, err := tx.exec(insertAnswer, a.UserID, a.Source, a.Slot, a.Value, a.Remember,
-			a.Kind, a.BestGuess, s.d.timeArg(at)); err != nil {
-			return err
-		}
-		if !a.Remember {
-			return nil
-		}
-		_, err := tx.exec(rememberValue, a.UserID, a.Source, a.Slot, a.Value, s.d.timeArg(at))
+	a, err := s.checkAnswer(a)
+	if err != nil {
 		return err
-	})
+	}
+	err = s.inTx(ctx, func(tx txn) error { return s.recordAnswer(tx, a) })
 	if err != nil {
 		return fmt.Errorf("store: record answer %s/%s: %w", a.Source, a.Slot, err)
 	}
 	return nil
+}
+
+// checkAnswer rejects an answer the store cannot keep and sets its At
+// (now when zero, else UTC to the microsecond).
+func (s *sqlStore) checkAnswer(a Answer) (Answer, error) {
+	if a.UserID == "" || a.Slot == "" || a.Value == "" {
+		return a, errors.New("store: record answer: user, slot and value are required")
+	}
+	if a.At.IsZero() {
+		a.At = s.now()
+	}
+	a.At = utc(a.At)
+	return a, nil
+}
+
+// recordAnswer writes a checked answer in tx.
+func (s *sqlStore) recordAnswer(tx txn, a Answer) error {
+	if _, err := tx.exec(insertAnswer, a.UserID, a.Source, a.Slot, a.Value, a.Remember,
+		a.Kind, a.BestGuess, s.d.timeArg(a.At)); err != nil {
+		return err
+	}
+	if !a.Remember {
+		return nil
+	}
+	_, err := tx.exec(rememberValue, a.UserID, a.Source, a.Slot, a.Value, s.d.timeArg(a.At))
+	return err
 }
 
 // valueCount is how often a value was given for a slot.

@@ -27,24 +27,55 @@ func (s *sqlStore) Renew(ctx context.Context, id, owner string, ttl time.Duratio
 	return s.lease(ctx, "renew", s.d.renewSQL, id, owner, ttl)
 }
 
+// leaseArgs names a lease and how long to take it for.
+type leaseArgs struct {
+	id, owner string
+	ttl       time.Duration
+}
+
+// leaseArgs checks l and returns the arguments of a lease statement.
+func (s *sqlStore) leaseArgs(op string, l leaseArgs) ([]any, error) {
+	if l.id == "" || l.owner == "" {
+		return nil, fmt.Errorf("store: %s: empty conversation id or owner", op)
+	}
+	if l.ttl < time.Microsecond {
+		return nil, fmt.Errorf("store: %s %s: ttl %s is not positive", op, l.id, l.ttl)
+	}
+	args := []any{l.id, l.owner, l.ttl.Microseconds()}
+	if !s.d.serverClock {
+		args = append(args, s.d.timeArg(utc(s.now())))
+	}
+	return args, nil
+}
+
 // lease runs a lease statement (lockSQL or renewSQL) and reports whether
 // it changed the row.
 func (s *sqlStore) lease(ctx context.Context, op, q, id, owner string, ttl time.Duration) (bool, error) {
-	if id == "" || owner == "" {
-		return false, fmt.Errorf("store: %s: empty conversation id or owner", op)
-	}
-	if ttl < time.Microsecond {
-		return false, fmt.Errorf("store: %s %s: ttl %s is not positive", op, id, ttl)
-	}
-	args := []any{id, owner, ttl.Microseconds()}
-	if !s.d.serverClock {
-		args = append(args, s.d.timeArg(utc(s.now())))
+	args, err := s.leaseArgs(op, leaseArgs{id: id, owner: owner, ttl: ttl})
+	if err != nil {
+		return false, err
 	}
 	n, err := s.exec(ctx, q, args...)
 	if err != nil {
 		return false, fmt.Errorf("store: %s %s: %w", op, id, err)
 	}
 	return n == 1, nil
+}
+
+// lockIn takes a lease in a transaction, or fails with ErrLocked.
+func lockIn(tx txn, q string, args []any) error {
+	res, err := tx.exec(q, args...)
+	if err != nil {
+		return fmt.Errorf("lock: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("lock: %w", err)
+	}
+	if n != 1 {
+		return ErrLocked
+	}
+	return nil
 }
 
 // Unlock releases owner's lease on id; another owner's lease is left alone.

@@ -208,7 +208,7 @@ var (
 		insertQuery,
 	}
 	sqliteReads = []string{
-		selectConversation, selectEvents, answerCounts, rememberedValues, selectNeverAsk,
+		selectConversation, sqliteDialect.headsSQL, selectEvents, answerCounts, rememberedValues, selectNeverAsk,
 		conversationStats, latencyPercentiles, selectQueryLog, selectAnswers,
 		listConversations, listConversationsAfter,
 	}
@@ -263,6 +263,11 @@ func openPostgres(ctx context.Context, dsn string, cfg Config) (Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("store: %s: %w", display, err)
 	}
-	return &sqlStore{d: &postgresDialect, w: db, r: db, slots: make(chan struct{}, n),
-		now: cfg.Now, name: display}, nil
+	var schema string
+	if err := db.QueryRowContext(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: %s: read the schema: %w", display, err)
+	}
+	return &pgNotifier{sqlStore: &sqlStore{d: &postgresDialect, w: db, r: db, slots: make(chan struct{}, n),
+		now: cfg.Now, name: display, channel: notifyChannel(schema)}, listen: pc.Copy()}, nil
 }

@@ -35,21 +35,29 @@ WHERE rn = (50 * n + 99) / 100 OR rn = (99 * n + 99) / 100`
 
 // LogQuery appends r to the query log (At, when zero, is now).
 func (s *sqlStore) LogQuery(ctx context.Context, r QueryRecord) error {
+	args, err := s.queryArgs(r)
+	if err != nil {
+		return fmt.Errorf("store: log query: %w", err)
+	}
+	if _, err = s.exec(ctx, insertQuery, args...); err != nil {
+		return fmt.Errorf("store: log query: %w", err)
+	}
+	return nil
+}
+
+// queryArgs returns the arguments of insertQuery for r.
+func (s *sqlStore) queryArgs(r QueryRecord) ([]any, error) {
 	at := utc(r.At)
 	if r.At.IsZero() {
 		at = utc(s.now())
 	}
 	unknown, err := encodeWords(r.Unknown)
 	if err != nil {
-		return fmt.Errorf("store: log query: %w", err)
+		return nil, err
 	}
-	_, err = s.exec(ctx, insertQuery, r.ConversationID, r.UserID, r.Source, r.Question,
+	return []any{r.ConversationID, r.UserID, r.Source, r.Question,
 		r.SQL, r.Status, r.ErrorCode, r.DurationMS, r.Rows, r.Turns, r.Clarifications,
-		r.Assumptions, unknown, s.d.timeArg(at))
-	if err != nil {
-		return fmt.Errorf("store: log query: %w", err)
-	}
-	return nil
+		r.Assumptions, unknown, s.d.timeArg(at)}, nil
 }
 
 // Stats computes the figures the Stats type defines: one aggregate over

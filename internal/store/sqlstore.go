@@ -35,6 +35,9 @@ type sqlStore struct {
 	now func() time.Time
 	// name identifies the store in errors, without credentials.
 	name string
+	// channel is where PostgreSQL announces new events (notifyChannel of
+	// the store's schema); "" for SQLite.
+	channel string
 }
 
 var _ Store = (*sqlStore)(nil)

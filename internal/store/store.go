@@ -13,6 +13,8 @@ var (
 	ErrNotFound = errors.New("not found")
 	// ErrConflict: the conversation changed since it was read.
 	ErrConflict = errors.New("conversation changed concurrently")
+	// ErrLocked: CreateLocked found another owner's lease on the id.
+	ErrLocked = errors.New("conversation is locked by another owner")
 )
 
 // Conversation statuses.
@@ -84,6 +86,31 @@ type Event struct {
 	Type           string
 	Data           []byte // JSON
 	At             time.Time
+}
+
+// Save is one change of a conversation with what goes with it, which
+// SaveConversation writes in one transaction: a turn's outcome with its
+// query log record and the release of its lease, or a user's answer with
+// the conversation it moves on.
+type Save struct {
+	// Conversation is written as UpdateConversation writes it.
+	Conversation *Conversation
+	// Events are appended to its event log.
+	Events []Event
+	// Answer, when set, is recorded as RecordAnswer records it.
+	Answer *Answer
+	// Query, when set, is appended to the query log as LogQuery appends it.
+	Query *QueryRecord
+	// Unlock, when set, releases that owner's lease on the conversation,
+	// as Unlock does.
+	Unlock string
+}
+
+// Head is what a follower needs to know of a conversation to tell whether
+// it moved on: the seq of its newest event and its status.
+type Head struct {
+	LastSeq int64
+	Status  string
 }
 
 // Answer is one reply a user gave to a clarification about a slot.
@@ -177,10 +204,22 @@ type Store interface {
 	CreateConversation(ctx context.Context, c *Conversation, events ...Event) ([]Event, error)
 	// Conversation reads one conversation, or ErrNotFound.
 	Conversation(ctx context.Context, id string) (*Conversation, error)
+	// CreateLocked is CreateConversation that also takes owner's lease on
+	// the conversation for ttl (as Lock does), in the same transaction;
+	// another owner's lease on the id fails with ErrLocked.
+	CreateLocked(ctx context.Context, c *Conversation, owner string, ttl time.Duration, events ...Event) ([]Event, error)
 	// UpdateConversation writes c if its Version is still current (else
 	// ErrConflict) and appends events, in one transaction; on success
 	// c.Version is incremented and the stored events (with seq) returned.
 	UpdateConversation(ctx context.Context, c *Conversation, events ...Event) ([]Event, error)
+	// SaveConversation is UpdateConversation of w.Conversation and
+	// w.Events that also writes the rest of w, all in one transaction:
+	// when any part fails nothing is written.
+	SaveConversation(ctx context.Context, w Save) ([]Event, error)
+	// Heads returns the Head of each conversation of ids that exists, in
+	// one read (what one follower per instance polls for all the streams
+	// it serves).
+	Heads(ctx context.Context, ids []string) (map[string]Head, error)
 	// DeleteConversation removes a conversation and its events and lock,
 	// or returns ErrNotFound.
 	DeleteConversation(ctx context.Context, id string) error
@@ -254,4 +293,17 @@ type Store interface {
 	// Ping checks the store is reachable (for /readyz).
 	Ping(ctx context.Context) error
 	Close() error
+}
+
+// Notifier is implemented by the stores that announce new events as they
+// are committed (PostgreSQL, with LISTEN/NOTIFY), so that a follower need
+// not poll Heads as often.
+type Notifier interface {
+	// Listen calls changed with the id of each conversation that has new
+	// events, written by any process, until ctx ends or the connection it
+	// listens on fails (it then returns the error; notifications sent
+	// meanwhile are lost, so the caller polls Heads before it listens
+	// again). ready is called once it listens: what is committed after
+	// that is announced.
+	Listen(ctx context.Context, ready func(), changed func(id string)) error
 }
