@@ -16,10 +16,7 @@ import (
 // drafts load and get the shape of the hand-written models right.
 func TestDraftDemos(t *testing.T) {
 	t.Parallel()
-	type check struct {
-		entity, column, field, want string
-	}
-	checks := map[string][]check{
+	checks := map[string][]fieldCheck{
 		"clinic": {
 			{"patients", "", "time_column", "created_at"},
 			{"patients", "gender", "role", "dimension"},
@@ -88,59 +85,7 @@ func TestDraftDemos(t *testing.T) {
 			} else if len(m.Areas) > 0 {
 				t.Errorf("areas %v in a schema without shared prefixes", m.Areas)
 			}
-			for _, c := range checks[name] {
-				e := m.Entity(c.entity)
-				if e == nil {
-					t.Errorf("no entity %s", c.entity)
-					continue
-				}
-				got := entityField(e, c.field)
-				if c.column != "" {
-					col := e.Column(c.column)
-					if col == nil {
-						t.Errorf("no column %s.%s", c.entity, c.column)
-						continue
-					}
-					got = columnField(col, c.field)
-				}
-				if got != c.want {
-					t.Errorf("%s.%s %s = %q, want %q", c.entity, c.column, c.field, got, c.want)
-				}
-			}
+			checkFields(t, m, checks[name])
 		})
 	}
-}
-
-func entityField(e *model.Entity, f string) string {
-	switch f {
-	case "key":
-		return e.Key
-	case "display":
-		return e.Display
-	case "label":
-		return e.Label
-	case "plural":
-		return e.Plural
-	case "area":
-		return e.Area
-	case "time_column":
-		return e.TimeColumn
-	}
-	return "?" + f
-}
-
-func columnField(c *model.Column, f string) string {
-	switch f {
-	case "role":
-		return c.Role
-	case "type":
-		return c.Type
-	case "aggregate":
-		return c.Aggregate
-	case "unit":
-		return c.Unit
-	case "references":
-		return c.References
-	}
-	return "?" + f
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -107,4 +108,53 @@ func draft(t *testing.T, s *introspect.Schema, name string) ([]byte, *model.Mode
 		t.Fatalf("the draft does not load: %v\n%s", err, out)
 	}
 	return out, m
+}
+
+// fieldCheck is one thing a test expects of a drafted model: the field
+// named by its YAML key of an entity, or of its column when column is set,
+// has the value want.
+type fieldCheck struct{ entity, column, field, want string }
+
+// checkFields reports, as errors of t, each check that m does not meet;
+// it returns whether all were met.
+func checkFields(t *testing.T, m *model.Model, checks []fieldCheck) bool {
+	t.Helper()
+	ok := true
+	for _, c := range checks {
+		e := m.Entity(c.entity)
+		if e == nil {
+			t.Errorf("no entity %s", c.entity)
+			ok = false
+			continue
+		}
+		got := yamlField(e, c.field)
+		if c.column != "" {
+			col := e.Column(c.column)
+			if col == nil {
+				t.Errorf("no column %s.%s", c.entity, c.column)
+				ok = false
+				continue
+			}
+			got = yamlField(col, c.field)
+		}
+		if got != c.want {
+			t.Errorf("%s.%s %s = %q, want %q", c.entity, c.column, c.field, got, c.want)
+			ok = false
+		}
+	}
+	return ok
+}
+
+// yamlField returns the string field of a model struct (*model.Entity,
+// *model.Column) whose YAML key is key, as the draft writes it; a key the
+// struct has no string field for reads "?key", which no check wants.
+func yamlField(v any, key string) string {
+	rv := reflect.Indirect(reflect.ValueOf(v))
+	for i := range rv.NumField() {
+		name, _, _ := strings.Cut(rv.Type().Field(i).Tag.Get("yaml"), ",")
+		if name == key && rv.Field(i).Kind() == reflect.String {
+			return rv.Field(i).String()
+		}
+	}
+	return "?" + key
 }

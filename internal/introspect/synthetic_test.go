@@ -61,14 +61,13 @@ func TestDraftSynthetic(t *testing.T) {
 			&introspect.Column{Name: "count", Kind: introspect.KindUnknown, Distinct: 40, Samples: []string{"1", "2"}},
 			&introspect.Column{Name: "shade", Kind: introspect.KindUnknown, Distinct: 3, MaxLen: 5, Samples: []string{"blue", "green", "red"}}),
 	}}
-	type want struct{ entity, column, field, value string }
 	for _, tc := range []struct {
 		name   string
 		schema *introspect.Schema
-		checks []want
+		checks []fieldCheck
 		text   []string // substrings of the YAML
 	}{
-		{"camelCase without foreign keys", chinook, []want{
+		{"camelCase without foreign keys", chinook, []fieldCheck{
 			{"Invoice", "", "label", "invoice"},
 			{"InvoiceLine", "", "label", "invoice line"},
 			{"InvoiceLine", "", "plural", "invoice lines"},
@@ -85,7 +84,7 @@ func TestDraftSynthetic(t *testing.T) {
 			{"InvoiceLine", "UnitPrice", "aggregate", "avg"},
 			{"InvoiceLine", "Quantity", "role", "measure"},
 		}, []string{"synonyms: [invoice date, invoiced, invoiced date, date]", "Invoice.CustomerId: references Customer.CustomerId by its name"}},
-		{"one prefix shared by every table", wordpress, []want{
+		{"one prefix shared by every table", wordpress, []fieldCheck{
 			{"wp_posts", "", "label", "post"},
 			{"wp_users", "", "plural", "users"},
 			{"wp_posts", "", "area", ""},
@@ -94,7 +93,7 @@ func TestDraftSynthetic(t *testing.T) {
 			{"wp_posts", "post_status", "role", "dimension"},
 			{"wp_posts", "post_title", "role", "name"},
 		}, nil},
-		{"areas, colliding labels, odd types", areas, []want{
+		{"areas, colliding labels, odd types", areas, []fieldCheck{
 			{"sales_orders", "", "label", "sales order"},
 			{"purchasing_orders", "", "label", "purchasing order"},
 			{"sales_customers", "", "label", "customer"},
@@ -115,7 +114,7 @@ func TestDraftSynthetic(t *testing.T) {
 			"purchasing_suppliers: left out notes (jsonb, a type questions cannot use)",
 			"purchasing_suppliers.created_at: named like a time but holds integers",
 		}},
-		{"untyped SQLite columns and a code key", untyped, []want{
+		{"untyped SQLite columns and a code key", untyped, []fieldCheck{
 			{"things", "code", "role", "name"},
 			{"things", "seen", "type", "timestamp"},
 			{"things", "weight", "type", "real"},
@@ -127,27 +126,8 @@ func TestDraftSynthetic(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			out, m := draft(t, tc.schema, "synthetic")
-			for _, c := range tc.checks {
-				e := m.Entity(c.entity)
-				if e == nil {
-					t.Errorf("no entity %s in\n%s", c.entity, out)
-					continue
-				}
-				got := entityField(e, c.field)
-				if c.column != "" {
-					col := e.Column(c.column)
-					if col == nil {
-						t.Errorf("no column %s.%s", c.entity, c.column)
-						continue
-					}
-					got = columnField(col, c.field)
-					if c.field == "label" {
-						got = col.Label
-					}
-				}
-				if got != c.value {
-					t.Errorf("%s.%s %s = %q, want %q", c.entity, c.column, c.field, got, c.value)
-				}
+			if !checkFields(t, m, tc.checks) {
+				t.Logf("the draft:\n%s", out)
 			}
 			for _, s := range tc.text {
 				if !strings.Contains(string(out), s) {
