@@ -190,6 +190,15 @@ func (c *compiler) from() string {
 }
 
 func (c *compiler) whereSQL() string {
+	where := c.whereConds()
+	if len(where) == 0 {
+		return ""
+	}
+	return " WHERE " + strings.Join(where, " AND ")
+}
+
+// whereConds are the conditions of the statement's WHERE, ANDed.
+func (c *compiler) whereConds() []string {
 	where := c.where
 	if c.q.Current {
 		// the base and every table joined hold today
@@ -201,10 +210,7 @@ func (c *compiler) whereSQL() string {
 			where = append(where, c.currentConds(ed.To)...)
 		}
 	}
-	if len(where) == 0 {
-		return ""
-	}
-	return " WHERE " + strings.Join(where, " AND ")
+	return where
 }
 
 // currentConds keeps the rows of e that hold today when e has a validity
@@ -857,8 +863,53 @@ func (c *compiler) latestPerGroup(cols []*model.Column) (*Plan, error) {
 }
 
 // aggExpr renders an aggregate and the measure's own filter.
-func (c *compiler) aggExpr(a query.Agg) (expr string, err error) {
-	fn := strings.ToUpper(a.Func)
+func (c *compiler) aggExpr(a query.Agg) (string, error) {
+	f, err := c.aggParts(a)
+	if err != nil {
+		return "", err
+	}
+	return f.render(c.w.d, ""), nil
+}
+
+// aggCall is an aggregate call taken apart, so that it can be made
+// conditional: fn over arg ("" for COUNT(*)), DISTINCT or not.
+type aggCall struct {
+	fn       string
+	arg      string
+	distinct bool
+}
+
+// render writes the call; cond, when set, limits the rows it reads
+// (a conditional aggregate): FILTER (WHERE cond) on PostgreSQL and
+// SQLite, a CASE inside the call on MySQL, which has no FILTER. Either
+// way an aggregate over no rows is what it is unconditionally: 0 for a
+// count, NULL for the others.
+func (f aggCall) render(d model.Dialect, cond string) string {
+	arg := f.arg
+	if cond != "" && d == model.MySQL {
+		if arg == "" {
+			arg = "1"
+		}
+		arg = "CASE WHEN " + cond + " THEN " + arg + " END"
+		cond = ""
+	}
+	if arg == "" {
+		arg = "*"
+	}
+	if f.distinct {
+		arg = "DISTINCT " + arg
+	}
+	s := f.fn + "(" + arg + ")"
+	if cond != "" {
+		s += " FILTER (WHERE " + cond + ")"
+	}
+	return s
+}
+
+// aggParts is aggExpr's call before rendering; it adds the measure's own
+// filter to the statement's conditions.
+func (c *compiler) aggParts(a query.Agg) (aggCall, error) {
+	count := aggCall{fn: "COUNT"}
 	var arg string
 	switch {
 	case a.Measure != nil:
@@ -866,46 +917,47 @@ func (c *compiler) aggExpr(a query.Agg) (expr string, err error) {
 		if !ms.Filter.IsZero() {
 			f, err := c.w.fragment(ms.Filter, c.opt.Now)
 			if err != nil {
-				return "", err
+				return aggCall{}, err
 			}
 			c.where = append(c.where, "("+f+")")
 		}
 		if ms.Expr.IsZero() {
 			if a.Func == "count" || a.Func == "count_distinct" {
-				return "COUNT(*)", nil
+				return count, nil
 			}
-			return "", fmt.Errorf("%w: measure %s has no expression", ErrUnsupported, ms.Name)
+			return aggCall{}, fmt.Errorf("%w: measure %s has no expression", ErrUnsupported, ms.Name)
 		}
+		var err error
 		arg, err = c.w.fragment(ms.Expr, c.opt.Now)
 		if err != nil {
-			return "", err
+			return aggCall{}, err
 		}
 	case a.Column != nil:
 		if !c.reach(a.Column.Entity()) {
-			return "", fmt.Errorf("%w: %s is not reachable from %s", ErrUnsupported, a.Column.Entity().Name, c.base.Name)
+			return aggCall{}, fmt.Errorf("%w: %s is not reachable from %s", ErrUnsupported, a.Column.Entity().Name, c.base.Name)
 		}
 		arg = c.w.col(a.Column)
 	default:
 		if len(c.manyJoins()) > 0 && c.base.KeyColumn() != nil {
-			return "COUNT(DISTINCT " + c.w.key(c.base) + ")", nil
+			return aggCall{fn: "COUNT", arg: c.w.key(c.base), distinct: true}, nil
 		}
-		return "COUNT(*)", nil
+		return count, nil
 	}
 	switch a.Func {
 	case "count":
-		return "COUNT(" + arg + ")", nil
+		return aggCall{fn: "COUNT", arg: arg}, nil
 	case "count_distinct":
-		return "COUNT(DISTINCT " + arg + ")", nil
+		return aggCall{fn: "COUNT", arg: arg, distinct: true}, nil
 	case "avg":
 		// MySQL averages integers as DECIMAL with 4 places; DOUBLE keeps precision
 		if c.w.d == model.MySQL {
-			return "AVG(CAST(" + arg + " AS DOUBLE))", nil
+			arg = "CAST(" + arg + " AS DOUBLE)"
 		}
-		return "AVG(" + arg + ")", nil
+		return aggCall{fn: "AVG", arg: arg}, nil
 	case "sum", "min", "max":
-		return fn + "(" + arg + ")", nil
+		return aggCall{fn: strings.ToUpper(a.Func), arg: arg}, nil
 	}
-	return "", fmt.Errorf("%w: aggregate %q", ErrUnsupported, a.Func)
+	return aggCall{}, fmt.Errorf("%w: aggregate %q", ErrUnsupported, a.Func)
 }
 
 // manyJoins lists joined steps that multiply rows (only grouping by a

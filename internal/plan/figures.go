@@ -1,0 +1,160 @@
+package plan
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/query"
+)
+
+// ErrNoSharedBase is returned (wrapped) by CompileFigures for queries
+// that do not read the same rows: another table, other joins.
+var ErrNoSharedBase = errors.New("the queries do not share a base")
+
+// Figures is one statement that computes a figure for each of several
+// queries in one pass over their shared rows: column i is query i's.
+type Figures struct {
+	SQL  string
+	Args []any
+}
+
+// CompileFigures compiles, for the options of one clarification, the
+// figure each option's answer will show, all in one statement: the
+// conditions every query has are the statement's WHERE, and each query's
+// own conditions (the option's time window, its threshold) limit its
+// column only, as a conditional aggregate. Reading the rows once instead
+// of once per option is what keeps previews within their budget on a
+// large table.
+//
+// A single aggregate's figure is its value; a list's is its row count
+// before any LIMIT (the caller caps it). Grouped, ranked and latest-row
+// queries have figures of another shape and fail with ErrUnsupported;
+// queries that need other tables or joins fail with ErrNoSharedBase, and
+// keep a statement each.
+func CompileFigures(m *model.Model, qs []*query.Query, d model.Dialect, opt Options) (*Figures, error) {
+	if len(qs) == 0 {
+		return nil, fmt.Errorf("%w: no queries", ErrUnsupported)
+	}
+	w := &writer{d: d}
+	type part struct {
+		from  string
+		conds []string
+		call  aggCall
+	}
+	parts := make([]part, len(qs))
+	for i, q := range qs {
+		if q == nil || q.Base == nil {
+			return nil, fmt.Errorf("%w: the question has no subject", ErrUnsupported)
+		}
+		if q.Rank != nil || len(q.Group) > 0 || q.Latest != nil {
+			return nil, fmt.Errorf("%w: only lists and single aggregates have a figure of their own", ErrUnsupported)
+		}
+		// one writer for every query: the markers of their parameters
+		// stay distinct when their conditions are put side by side
+		c := &compiler{m: m, q: q, w: w, opt: opt, base: q.Base, joined: map[*model.Entity]bool{q.Base: true}, names: map[string]int{}, colOf: map[*model.Column]int{}}
+		if err := c.restrict(); err != nil {
+			return nil, err
+		}
+		call := aggCall{fn: "COUNT"}
+		if q.Agg != nil {
+			var err error
+			if call, err = c.aggParts(*q.Agg); err != nil {
+				return nil, err
+			}
+		} else {
+			// a list joins what it shows (inner joins to parents), as
+			// list does: its count must see the same rows
+			for _, col := range c.listColumns() {
+				c.reach(col.Entity())
+			}
+		}
+		parts[i] = part{from: c.from(), conds: c.whereConds(), call: call}
+		if parts[i].from != parts[0].from {
+			return nil, fmt.Errorf("%w: %s and %s", ErrNoSharedBase, strings.TrimSpace(parts[0].from), strings.TrimSpace(parts[i].from))
+		}
+	}
+	// a condition is shared when every query has it, with the same values
+	have := make([]map[string]bool, len(parts))
+	for i, p := range parts {
+		have[i] = map[string]bool{}
+		for _, cd := range p.conds {
+			have[i][w.canon(cd)] = true
+		}
+	}
+	shared := func(cd string) bool {
+		k := w.canon(cd)
+		for _, h := range have {
+			if !h[k] {
+				return false
+			}
+		}
+		return true
+	}
+	var where, owns, cols []string
+	for _, cd := range parts[0].conds {
+		if shared(cd) {
+			where = append(where, cd)
+		}
+	}
+	narrow := true // every query limits its rows beyond the shared conditions
+	for i, p := range parts {
+		var own []string
+		for _, cd := range p.conds {
+			if !shared(cd) {
+				own = append(own, cd)
+			}
+		}
+		cond := strings.Join(own, " AND ")
+		if len(own) > 1 {
+			cond = "(" + cond + ")"
+		}
+		if cond == "" {
+			narrow = false
+		}
+		owns = append(owns, cond)
+		cols = append(cols, p.call.render(d, cond)+" AS figure_"+strconv.Itoa(i))
+	}
+	if narrow && len(owns) > 1 {
+		// rows no option keeps need not be read at all
+		where = append(where, "("+strings.Join(owns, " OR ")+")")
+	}
+	sql := "SELECT " + strings.Join(cols, ", ") + parts[0].from
+	if len(where) > 0 {
+		sql += " WHERE " + strings.Join(where, " AND ")
+	}
+	f := &Figures{}
+	f.SQL, f.Args = w.bind(sql)
+	if w.err != nil {
+		return nil, w.err
+	}
+	return f, nil
+}
+
+// canon is a condition with each parameter marker replaced by the value
+// it binds, so that two queries' conditions compare by what they say.
+func (w *writer) canon(cond string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(cond, paramMark)
+		if i < 0 {
+			b.WriteString(cond)
+			return b.String()
+		}
+		j := strings.Index(cond[i+1:], paramMark)
+		if j < 0 {
+			b.WriteString(cond)
+			return b.String()
+		}
+		idx, err := strconv.Atoi(cond[i+1 : i+1+j])
+		b.WriteString(cond[:i])
+		if err != nil || idx < 0 || idx >= len(w.args) {
+			b.WriteString("?")
+		} else {
+			fmt.Fprintf(&b, "%T(%v)", w.args[idx], w.args[idx])
+		}
+		cond = cond[i+1+j+1:]
+	}
+}
