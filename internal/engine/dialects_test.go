@@ -4,12 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/go-sql-driver/mysql"
 
 	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/demo"
@@ -20,44 +17,15 @@ import (
 	"github.com/clarify-sql/clarify/internal/testdb"
 )
 
-// server loads demo data into a fresh namespace of a real server and
-// returns the DSN of that namespace.
-type server struct {
-	name  string
-	dsn   func(t *testing.T) string
-	drvr  string
-	load  func(ctx context.Context, db *sql.DB, name, ns string, opt demo.Options) error
-	drop  string
-	nsDSN func(t *testing.T, dsn, ns string) string
-}
-
-var servers = []server{
-	{
-		name: "postgres", dsn: func(t *testing.T) string { return testdb.Postgres(t) }, drvr: "pgx",
-		load: demo.LoadPostgres, drop: `DROP SCHEMA IF EXISTS "%s" CASCADE`,
-		nsDSN: func(t *testing.T, dsn, ns string) string {
-			u, err := url.Parse(dsn)
-			if err != nil {
-				t.Fatal(err)
-			}
-			q := u.Query()
-			q.Set("search_path", ns)
-			u.RawQuery = q.Encode()
-			return u.String()
-		},
-	},
-	{
-		name: "mariadb", dsn: func(t *testing.T) string { return testdb.MySQL(t) }, drvr: "mysql",
-		load: demo.LoadMySQL, drop: "DROP DATABASE IF EXISTS `%s`",
-		nsDSN: func(t *testing.T, dsn, ns string) string {
-			cfg, err := mysql.ParseDSN(dsn)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg.DBName = ns
-			return "mysql:" + cfg.FormatDSN()
-		},
-	},
+// servers are the real servers the demo data is loaded into, each with
+// its loader.
+var servers = []struct {
+	name string
+	open func(testing.TB) *testdb.Server
+	load func(ctx context.Context, db *sql.DB, name, ns string, opt demo.Options) error
+}{
+	{"postgres", testdb.PostgresServer, demo.LoadPostgres},
+	{"mariadb", testdb.MySQLServer, demo.LoadMySQL},
 }
 
 // TestDialectParity loads the demo data into real PostgreSQL and MariaDB
@@ -84,21 +52,14 @@ func TestDialectParity(t *testing.T) {
 	}
 	for _, srv := range servers {
 		t.Run(srv.name, func(t *testing.T) {
-			dsn := srv.dsn(t)
-			ctx := context.Background()
-			admin, err := sql.Open(srv.drvr, strings.TrimPrefix(dsn, "mysql:"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { admin.Close() })
+			ctx, s := context.Background(), srv.open(t)
 			for _, name := range demo.Names() {
 				t.Run(name, func(t *testing.T) {
-					ns := testdb.Name("t_parity_" + name)
-					if err := srv.load(ctx, admin, name, ns, demo.Options{AsOf: demotest.AsOf}); err != nil {
+					ns := s.Namespace(t, "t_parity_"+name)
+					if err := srv.load(ctx, s.Admin, name, ns, demo.Options{AsOf: demotest.AsOf}); err != nil {
 						t.Fatalf("load %s: %v", name, err)
 					}
-					t.Cleanup(func() { admin.Exec(fmt.Sprintf(srv.drop, ns)) })
-					src, err := source.Open(ctx, name, srv.nsDSN(t, dsn, ns), demotest.Model(t, name), source.Options{RowCap: 100_000})
+					src, err := source.Open(ctx, name, s.DSN(t, ns), demotest.Model(t, name), source.Options{RowCap: 100_000})
 					if err != nil {
 						t.Fatal(err)
 					}

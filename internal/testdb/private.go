@@ -9,6 +9,8 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+
+	"github.com/clarify-sql/clarify/internal/model"
 )
 
 // Server is a test's view of one real database server: an admin
@@ -21,7 +23,9 @@ type Server struct {
 	Admin *sql.DB
 	// Driver is the database/sql driver name: "pgx" or "mysql".
 	Driver string
-	dsn    string
+	// dialect quotes the names of the namespaces the server makes.
+	dialect model.Dialect
+	dsn     string
 }
 
 // PostgresServer opens the test PostgreSQL server. An unreachable or
@@ -29,7 +33,7 @@ type Server struct {
 func PostgresServer(t testing.TB) *Server {
 	t.Helper()
 	dsn := Postgres(t)
-	return &Server{Admin: open(t, "pgx", dsn, "PostgreSQL"), Driver: "pgx", dsn: dsn}
+	return &Server{Admin: open(t, "pgx", dsn, "PostgreSQL"), Driver: "pgx", dialect: model.Postgres, dsn: dsn}
 }
 
 // MySQLServer opens the test MySQL/MariaDB server. An unreachable or
@@ -37,7 +41,7 @@ func PostgresServer(t testing.TB) *Server {
 func MySQLServer(t testing.TB) *Server {
 	t.Helper()
 	dsn := MySQL(t)
-	return &Server{Admin: open(t, "mysql", dsn, "MySQL"), Driver: "mysql", dsn: dsn}
+	return &Server{Admin: open(t, "mysql", dsn, "MySQL"), Driver: "mysql", dialect: model.MySQL, dsn: dsn}
 }
 
 // Namespace returns a fresh name, starting with prefix, for a schema
@@ -48,9 +52,9 @@ func MySQLServer(t testing.TB) *Server {
 func (s *Server) Namespace(t testing.TB, prefix string) string {
 	t.Helper()
 	ns := Name(prefix)
-	drop := "DROP DATABASE IF EXISTS " + ns
+	drop := "DROP DATABASE IF EXISTS " + s.dialect.QuoteIdent(ns)
 	if s.Driver == "pgx" {
-		drop = "DROP SCHEMA IF EXISTS " + ns + " CASCADE"
+		drop = "DROP SCHEMA IF EXISTS " + s.dialect.QuoteIdent(ns) + " CASCADE"
 	}
 	t.Cleanup(func() {
 		if _, err := s.Admin.ExecContext(context.Background(), drop); err != nil {
@@ -64,9 +68,9 @@ func (s *Server) Namespace(t testing.TB, prefix string) string {
 func (s *Server) Create(t testing.TB, prefix string) string {
 	t.Helper()
 	ns := s.Namespace(t, prefix)
-	create := "CREATE DATABASE " + ns
+	create := "CREATE DATABASE " + s.dialect.QuoteIdent(ns)
 	if s.Driver == "pgx" {
-		create = "CREATE SCHEMA " + ns
+		create = "CREATE SCHEMA " + s.dialect.QuoteIdent(ns)
 	}
 	exec(t, s.Admin, create)
 	return ns

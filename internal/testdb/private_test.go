@@ -10,7 +10,8 @@ import (
 
 // TestNamespace: a namespace made by Create holds the tables created
 // through its DSN, and is gone once the test that made it ends; one only
-// named by Namespace is dropped too once something created it.
+// named by Namespace is dropped too once something created it. A prefix
+// that is no bare identifier is quoted, case and all.
 func TestNamespace(t *testing.T) {
 	t.Parallel()
 	servers := []struct {
@@ -33,7 +34,7 @@ func TestNamespace(t *testing.T) {
 				}
 				return n
 			}
-			var created, named string
+			var created, named, odd string
 			t.Run("inner", func(t *testing.T) {
 				created = s.Create(t, "t_testdb")
 				db := s.Open(t, created)
@@ -51,8 +52,12 @@ func TestNamespace(t *testing.T) {
 					create = "CREATE DATABASE " + named
 				}
 				mustExec(t, s.Admin, create)
+				odd = s.Create(t, "t-Odd")
+				if count(t, odd) != 1 {
+					t.Errorf("Create(%q) made no namespace named %s", "t-Odd", odd)
+				}
 			})
-			for _, ns := range []string{created, named} {
+			for _, ns := range []string{created, named, odd} {
 				if n := count(t, ns); n != 0 {
 					t.Errorf("%s still exists after its test ended", ns)
 				}
