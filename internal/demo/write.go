@@ -309,30 +309,21 @@ func writeSQLite(ctx context.Context, path string, ds *dataset) (err error) {
 		}
 	}()
 	db.SetMaxOpenConns(1)
-	w := writer{dialect: model.SQLite}
-	creates, err := w.createTables(ds)
-	if err != nil {
-		return err
-	}
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = tx.Rollback() }()
-	if err := execAll(ctx, tx, creates...); err != nil {
-		return err
-	}
-	if err := w.insertAll(ctx, tx, ds); err != nil {
-		return err
-	}
-	if err := execAll(ctx, tx, w.indexTables(ds)...); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return writer{dialect: model.SQLite}.loadInTx(ctx, db, ds)
 }
 
+// loadPostgres writes ds into schema, creating it if need be and replacing
+// the tables of ds it holds, in one transaction.
 func loadPostgres(ctx context.Context, db *sql.DB, ds *dataset, schema string) error {
 	w := writer{dialect: model.Postgres, ns: schema}
+	return w.loadInTx(ctx, db, ds, append([]string{"CREATE SCHEMA IF NOT EXISTS " + w.quote(schema)}, w.dropTables(ds)...)...)
+}
+
+// loadInTx writes ds in one transaction: the statements before (a schema
+// to create, tables to drop), then its tables, their rows and their
+// indexes. MySQL, whose DDL commits on its own, loads outside it
+// (loadMySQL).
+func (w writer) loadInTx(ctx context.Context, db *sql.DB, ds *dataset, before ...string) error {
 	creates, err := w.createTables(ds)
 	if err != nil {
 		return err
@@ -342,13 +333,7 @@ func loadPostgres(ctx context.Context, db *sql.DB, ds *dataset, schema string) e
 		return err
 	}
 	defer func() { _ = tx.Rollback() }()
-	if err := execAll(ctx, tx, "CREATE SCHEMA IF NOT EXISTS "+w.quote(schema)); err != nil {
-		return err
-	}
-	if err := execAll(ctx, tx, w.dropTables(ds)...); err != nil {
-		return err
-	}
-	if err := execAll(ctx, tx, creates...); err != nil {
+	if err := execAll(ctx, tx, append(before, creates...)...); err != nil {
 		return err
 	}
 	if err := w.insertAll(ctx, tx, ds); err != nil {
@@ -360,6 +345,9 @@ func loadPostgres(ctx context.Context, db *sql.DB, ds *dataset, schema string) e
 	return tx.Commit()
 }
 
+// loadMySQL writes ds into database, creating it if need be and replacing
+// the tables of ds it holds: the DDL first (MySQL commits it on its own),
+// then the rows in one transaction, then the indexes.
 func loadMySQL(ctx context.Context, db *sql.DB, ds *dataset, database string) error {
 	w := writer{dialect: model.MySQL, ns: database}
 	creates, err := w.createTables(ds)
