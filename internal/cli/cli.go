@@ -70,6 +70,9 @@ Usage:
         light-question latency with and without N heavy clients
   clarify bench flood [--clients N] [--duration D] [--question Q] [--source NAME] [--polite-every D] [--store DSN]
         one user floods, another asks politely: what the rate limits let through
+  clarify bench scale [--factor N] [--dialect sqlite|postgres] [--postgres DSN] [--schema NAME] [--questions FILE]
+        [--rounds N] [--keep] [--rebuild] [--json]
+        the trades source at N times its size: answering and clarifying turns, against the raw SQL (docs/bench.md)
   clarify version
         the version, commit and Go version of this binary
   clarify help [COMMAND]
@@ -122,6 +125,7 @@ func commands() []command {
 			{name: "serve", run: (*env).benchServe},
 			{name: "fairness", run: (*env).benchFairness},
 			{name: "flood", run: (*env).benchFlood},
+			{name: "scale", run: (*env).benchScale},
 		}},
 		{name: "version", run: (*env).version},
 	}
