@@ -44,27 +44,12 @@ func (e *env) benchServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp("", "clarify-bench-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	if *store == "" {
-		*store = "sqlite:" + filepath.Join(tmp, "store.db")
-	}
 	// one API key per simulated user: what one user answers is learned for
 	// that user only
-	users := *n + 50
 	var cfg strings.Builder
 	cfg.WriteString("server:\n  api_keys:\n")
-	for i := 0; i < users; i++ {
-		fmt.Fprintf(&cfg, "    - {user: u%d, sha256: %s}\n", i, server.HashKey(benchKey(i)))
-	}
-	cfgPath := filepath.Join(tmp, "bench.yaml")
-	if err := os.WriteFile(cfgPath, []byte(cfg.String()), 0o600); err != nil {
-		return err
-	}
-	srv, err := startChild(ctx, dir, *store, cfgPath)
+	writeBenchKeys(&cfg, *n+50)
+	srv, err := startChild(ctx, dir, *store, []byte(cfg.String()))
 	if err != nil {
 		return err
 	}
@@ -95,7 +80,7 @@ func (e *env) benchServe(ctx context.Context, args []string) error {
 	wwg.Wait()
 	client.CloseIdleConnections()
 	base := settledRSS(srv.cmd.Process.Pid)
-	fmt.Fprintf(e.stdout, "server pid %d on %s, store %s, RSS after %d warm-up conversations %.1f MiB\n", srv.cmd.Process.Pid, srv.addr, redactDSN(*store), warm, float64(base)/1024)
+	fmt.Fprintf(e.stdout, "server pid %d on %s, store %s, RSS after %d warm-up conversations %.1f MiB\n", srv.cmd.Process.Pid, srv.addr, redactDSN(srv.store), warm, float64(base)/1024)
 	// what open conversations cost: N event streams held open on a quiet
 	// server (spread over the warm-up conversations)
 	var warmConvs []openConv
@@ -184,29 +169,60 @@ func (e *env) benchServe(ctx context.Context, args []string) error {
 	return nil
 }
 
+// child is a `clarify serve` process a bench command measures.
 type child struct {
-	cmd  *exec.Cmd
-	addr string
-	logs *bytes.Buffer
+	cmd   *exec.Cmd
+	addr  string
+	store string // the DSN of its store
+	tmp   string // holds its configuration and default store; stop removes it
+	logs  *bytes.Buffer
 }
 
+// benchKey is the API key of the i-th simulated user.
 func benchKey(i int) string { return fmt.Sprintf("bench-key-%d", i) }
 
-func startChild(ctx context.Context, dataDir, store, cfg string) (*child, error) {
+// writeBenchKeys writes the entries of a configuration's api_keys list for
+// users simulated users, u0 with benchKey(0) and on.
+func writeBenchKeys(b *strings.Builder, users int) {
+	for i := range users {
+		fmt.Fprintf(b, "    - {user: u%d, sha256: %s}\n", i, server.HashKey(benchKey(i)))
+	}
+}
+
+// startChild starts `clarify serve` on a loopback port for a bench
+// command, with the demo data in dataDir, the configuration cfg, and the
+// store at the DSN store or, when store is empty, in a new SQLite file.
+// The configuration and that file live in a temporary directory that
+// stop removes.
+func startChild(ctx context.Context, dataDir, store string, cfg []byte) (*child, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, err
 	}
+	tmp, err := os.MkdirTemp("", "clarify-bench-")
+	if err != nil {
+		return nil, err
+	}
+	if store == "" {
+		store = "sqlite:" + filepath.Join(tmp, "store.db")
+	}
+	cfgPath := filepath.Join(tmp, "bench.yaml")
+	if err := os.WriteFile(cfgPath, cfg, 0o600); err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
+		os.RemoveAll(tmp)
 		return nil, err
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	c := &child{addr: addr, logs: &bytes.Buffer{}}
-	c.cmd = exec.CommandContext(ctx, self, "serve", "--addr", addr, "--data-dir", dataDir, "--store", store, "--config", cfg)
+	c := &child{addr: addr, store: store, tmp: tmp, logs: &bytes.Buffer{}}
+	c.cmd = exec.CommandContext(ctx, self, "serve", "--addr", addr, "--data-dir", dataDir, "--store", store, "--config", cfgPath)
 	c.cmd.Stdout, c.cmd.Stderr = io.Discard, io.Discard
 	if err := c.cmd.Start(); err != nil {
+		os.RemoveAll(tmp)
 		return nil, err
 	}
 	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
@@ -221,7 +237,10 @@ func startChild(ctx context.Context, dataDir, store, cfg string) (*child, error)
 	return nil, fmt.Errorf("the server under test did not start")
 }
 
+// stop interrupts the child, kills it if it has not ended after ten
+// seconds, and removes its temporary directory.
 func (c *child) stop() {
+	defer os.RemoveAll(c.tmp)
 	_ = c.cmd.Process.Signal(os.Interrupt)
 	done := make(chan struct{})
 	go func() { c.cmd.Wait(); close(done) }()
@@ -457,19 +476,11 @@ func (e *env) benchFairness(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp("", "clarify-bench-")
+	childCfg, err := fairnessConfig(cfg, *light+*heavy)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
-	if *store == "" {
-		*store = "sqlite:" + filepath.Join(tmp, "store.db")
-	}
-	cfgPath := filepath.Join(tmp, "bench.yaml")
-	if err := writeFairnessConfig(cfgPath, cfg, *light+*heavy); err != nil {
-		return err
-	}
-	srv, err := startChild(ctx, dir, *store, cfgPath)
+	srv, err := startChild(ctx, dir, *store, childCfg)
 	if err != nil {
 		return err
 	}
@@ -577,21 +588,19 @@ func lightLoop(ctx context.Context, ask func(context.Context, int, string) (time
 	return out, failed
 }
 
-// writeFairnessConfig writes the child's configuration: one key per
-// client, rate limits off (they would hide what the source does), and the
-// sources of cfg.
-func writeFairnessConfig(path string, cfg *config.Config, users int) error {
+// fairnessConfig returns the child's configuration: one key per client,
+// rate limits off (they would hide what the source does), and the sources
+// of cfg.
+func fairnessConfig(cfg *config.Config, users int) ([]byte, error) {
 	var b strings.Builder
 	b.WriteString("server:\n  rate_limit: {questions_per_minute: 0, burst: 0, concurrent_turns: 0}\n  api_keys:\n")
-	for i := 0; i < users; i++ {
-		fmt.Fprintf(&b, "    - {user: u%d, sha256: %s}\n", i, server.HashKey(benchKey(i)))
-	}
+	writeBenchKeys(&b, users)
 	if cfg != nil && len(cfg.Sources) > 0 {
 		out, err := yaml.Marshal(map[string]any{"sources": cfg.Sources})
 		if err != nil {
-			return err
+			return nil, fmt.Errorf("write the sources of the configuration: %w", err)
 		}
 		b.Write(out)
 	}
-	return os.WriteFile(path, []byte(b.String()), 0o600)
+	return []byte(b.String()), nil
 }

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -40,22 +38,10 @@ func (e *env) benchFlood(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp("", "clarify-bench-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	if *store == "" {
-		*store = "sqlite:" + filepath.Join(tmp, "store.db")
-	}
 	// the server's default rate limits, two users
 	cfg := fmt.Sprintf("server:\n  api_keys:\n    - {user: flood, sha256: %s}\n    - {user: polite, sha256: %s}\n",
 		server.HashKey(benchKey(0)), server.HashKey(benchKey(1)))
-	cfgPath := filepath.Join(tmp, "bench.yaml")
-	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
-		return err
-	}
-	srv, err := startChild(ctx, dir, *store, cfgPath)
+	srv, err := startChild(ctx, dir, *store, []byte(cfg))
 	if err != nil {
 		return err
 	}
