@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -102,38 +103,43 @@ func (e *env) demo(ctx context.Context, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "generated for %s in %s\n", asOf.Format(time.DateOnly), time.Since(start).Round(time.Millisecond))
 	if *pg != "" {
-		t, err := source.ParseDSN(*pg)
+		err := e.loadDemos(ctx, *pg, demo.LoadPostgres, opt, func(t source.Target, n string) string {
+			return fmt.Sprintf("postgres schema %s (use %s with search_path=%s)", n, t.Display, n)
+		})
 		if err != nil {
 			return err
-		}
-		db, err := openWritable(ctx, t)
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		for _, n := range demo.Names() {
-			if err := demo.LoadPostgres(ctx, db, n, n, opt); err != nil {
-				return err
-			}
-			fmt.Fprintf(e.stdout, "%s\tpostgres schema %s (use %s with search_path=%s)\n", n, n, t.Display, n)
 		}
 	}
 	if *my != "" {
-		t, err := source.ParseDSN(*my)
+		err := e.loadDemos(ctx, *my, demo.LoadMySQL, opt, func(_ source.Target, n string) string {
+			return "mysql database " + n
+		})
 		if err != nil {
 			return err
 		}
-		db, err := openWritable(ctx, t)
-		if err != nil {
+	}
+	return nil
+}
+
+// loadDemos loads every demo source into the server at dsn with load, in a
+// schema or database named for the source, and prints where each went as
+// where says.
+func (e *env) loadDemos(ctx context.Context, dsn string, load func(ctx context.Context, db *sql.DB, name, ns string, opt demo.Options) error,
+	opt demo.Options, where func(t source.Target, name string) string) error {
+	t, err := source.ParseDSN(dsn)
+	if err != nil {
+		return err
+	}
+	db, err := openWritable(ctx, t)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	for _, n := range demo.Names() {
+		if err := load(ctx, db, n, n, opt); err != nil {
 			return err
 		}
-		defer db.Close()
-		for _, n := range demo.Names() {
-			if err := demo.LoadMySQL(ctx, db, n, n, opt); err != nil {
-				return err
-			}
-			fmt.Fprintf(e.stdout, "%s\tmysql database %s\n", n, n)
-		}
+		fmt.Fprintf(e.stdout, "%s\t%s\n", n, where(t, n))
 	}
 	return nil
 }
