@@ -263,6 +263,9 @@ func (a *Analyzer) Analyze(ctx context.Context, question string, s Settings) (*I
 		return nil, ErrEmpty
 	}
 	vx := a.index(ctx)
+	if len(vx.pending) > 0 {
+		vx = a.probe(ctx, vx, probeWords(q, toks))
+	}
 	stems := make([]string, len(toks))
 	vstems := make([]string, len(toks))
 	texts := make([]string, len(toks))

@@ -11,6 +11,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/query"
@@ -43,19 +45,40 @@ type Catalog interface {
 	RowsByKey(ctx context.Context, e *model.Entity, cols []string, keys []string, limit int) ([][]string, error)
 }
 
-// storedValues is one load of the stored values: their index, and the
-// columns whose values could not be loaded (the database was unreachable).
+// Prober is a Catalog that never makes understanding wait for a column's
+// values: while they load (the first time on a large table), Snapshot
+// answers at once with what it holds, and Probe looks one question's words
+// up in the column with a bounded query. A word a probe does not find
+// stays unmatched, as any unknown word does: it is never taken to be no
+// value of the column.
+type Prober interface {
+	// Snapshot returns what the catalog holds of a column's values now
+	// and whether that is all of them, starting their load when none has
+	// started; err as for CountedValues.
+	Snapshot(ctx context.Context, c *model.Column) (values []string, rows []int64, complete bool, err error)
+	// Probe returns the values of c that equal one of words without
+	// regard to case, with how many rows hold each as far as it read.
+	Probe(ctx context.Context, c *model.Column, words []string) (values []string, rows []int64, err error)
+}
+
+// storedValues is one load of the stored values: their index, the columns
+// whose values could not be loaded (the database was unreachable), and
+// those whose values are still loading, with the values the index has of
+// them (a question's words are probed in these).
 type storedValues struct {
-	idx    *valueindex.Index
-	failed map[*model.Column]error
+	idx     *valueindex.Index
+	failed  map[*model.Column]error
+	pending map[*model.Column]map[string]bool
 }
 
 // buildValueIndex indexes the static values of the model and, through the
 // catalog, the database-sourced ones. Columns whose values cannot be loaded
-// are recorded in failed and skipped: understanding goes on without them.
+// are recorded in failed: understanding goes on without them, but for the
+// values probes find (pending).
 func buildValueIndex(ctx context.Context, m *model.Model, cat Catalog, lex *lexicon) *storedValues {
 	x := valueindex.New()
 	failed := map[*model.Column]error{}
+	pending := map[*model.Column]map[string]bool{}
 	for _, e := range m.Entities {
 		noise := map[string]bool{}
 		for _, w := range entityWords(e) {
@@ -71,10 +94,17 @@ func buildValueIndex(ctx context.Context, m *model.Model, cat Catalog, lex *lexi
 				x.Add(c, it.Value, noise)
 			}
 			if c.FromDatabase() && cat != nil {
-				vals, rows, err := cat.CountedValues(ctx, c)
+				vals, rows, complete, err := columnValues(ctx, cat, c)
 				if err != nil {
 					failed[c] = err
-					continue
+				}
+				if !complete {
+					// loading, or the load failed (it may have run out
+					// of time on a large table): probe the question's words
+					pending[c] = map[string]bool{}
+					for _, v := range vals {
+						pending[c][v] = true
+					}
 				}
 				for i, v := range vals {
 					n := int64(0)
@@ -99,7 +129,89 @@ func buildValueIndex(ctx context.Context, m *model.Model, cat Catalog, lex *lexi
 		}
 	}
 	x.Seal()
-	return &storedValues{idx: x, failed: failed}
+	return &storedValues{idx: x, failed: failed, pending: pending}
+}
+
+// columnValues returns a column's values without waiting for their load
+// when the catalog is a Prober, else waiting for them (complete).
+func columnValues(ctx context.Context, cat Catalog, c *model.Column) ([]string, []int64, bool, error) {
+	if p, ok := cat.(Prober); ok {
+		return p.Snapshot(ctx, c)
+	}
+	vals, rows, err := cat.CountedValues(ctx, c)
+	return vals, rows, true, err
+}
+
+// maxProbeLen is the most words of a phrase probed as one value.
+const maxProbeLen = 4
+
+// probeWords are the phrases of a question that may be stored values:
+// every run of up to maxProbeLen words and numbers, as written in the
+// normalized question and with single spaces or underscores between its
+// words ("in repair" for a stored "in_repair").
+func probeWords(q string, toks []text.Token) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(s string) {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	for i := range toks {
+		var words []string
+		for j := i; j < len(toks) && j < i+maxProbeLen; j++ {
+			if toks[j].Kind == text.Op {
+				break
+			}
+			words = append(words, toks[j].Text)
+			add(q[toks[i].Start:toks[j].End])
+			add(strings.Join(words, " "))
+			add(strings.Join(words, "_"))
+		}
+	}
+	return out
+}
+
+// probe looks the question's words up in the columns whose values are
+// still loading, all at once, and returns the index with the values found
+// that it lacked: the analyzer's index is rebuilt with them (the catalog
+// keeps what its probes found until the load ends). A failed probe is
+// logged and leaves the words unmatched.
+func (a *Analyzer) probe(ctx context.Context, vx *storedValues, words []string) *storedValues {
+	p, ok := a.cat.(Prober)
+	if !ok || len(words) == 0 {
+		return vx
+	}
+	var (
+		wg    sync.WaitGroup
+		fresh atomic.Bool
+	)
+	for c, known := range vx.pending {
+		wg.Go(func() {
+			vals, _, err := p.Probe(ctx, c, words)
+			if err != nil {
+				a.logger().WarnContext(ctx, "probe stored values failed", "entity", c.Entity().Name, "column", c.Name, "err", err)
+				return
+			}
+			for _, v := range vals {
+				if !known[v] {
+					fresh.Store(true)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if !fresh.Load() || ctx.Err() != nil {
+		return vx
+	}
+	nvx := buildValueIndex(ctx, a.model, a.cat, a.lex)
+	a.mu.Lock()
+	if a.vx == vx {
+		a.vx = nvx // the catalog's version is unchanged: probes do not move it
+	}
+	a.mu.Unlock()
+	return nvx
 }
 
 // resolveValues settles which value a value mention means; mentions that
@@ -163,6 +275,9 @@ func (b *builder) resolveValues() {
 // withoutCopies drops the candidates on a column that repeats another
 // candidate's column (same_as): one value, one meaning.
 func withoutCopies(cands []valCand) []valCand {
+	if !slices.ContainsFunc(cands, func(c valCand) bool { return c.col.SameAs != "" }) {
+		return cands // no column repeats another
+	}
 	var out []valCand
 	for _, c := range cands {
 		copied := false
@@ -300,7 +415,7 @@ func (b *builder) bySiblings(m *mention, cands []valCand) []valCand {
 			if o == m || (o.kind != kValue && o.kind != kGroup) || o.partial || len(o.vals) == 0 || o.vals[0].col != c.col {
 				continue
 			}
-			if sharesWord(c.label, o.vals[0].label) {
+			if sharesWord(c.labelWords(), o.vals[0].labelWords()) {
 				out = append(out, c)
 				break
 			}
@@ -312,9 +427,10 @@ func (b *builder) bySiblings(m *mention, cands []valCand) []valCand {
 	return cands
 }
 
-func sharesWord(a, b string) bool {
-	aw := strings.Fields(text.StemPhrase(a))
-	for _, w := range strings.Fields(text.StemPhrase(b)) {
+// sharesWord reports whether two values' stemmed words have one in common
+// that is not noise.
+func sharesWord(aw, bw []string) bool {
+	for _, w := range bw {
 		for _, x := range aw {
 			if x == w && !valueindex.IsNoise(w) {
 				return true
@@ -339,30 +455,29 @@ func sameColumn(vs []valCand) bool {
 // "D2" only begins with "d". The order is otherwise kept.
 func wholeWordsFirst(words string, vs []valCand) []valCand {
 	want := strings.Fields(text.StemPhrase(words))
-	whole := func(label string) bool {
-		have := map[string]bool{}
-		for _, w := range strings.Fields(text.StemPhrase(label)) {
-			have[w] = true
-		}
-		for _, w := range want {
-			if !have[w] {
-				return false
-			}
-		}
-		return true
-	}
+	whole := make([]bool, len(vs))
 	out := make([]valCand, 0, len(vs))
-	for _, v := range vs {
-		if whole(v.label) {
-			out = append(out, v)
+	for i := range vs {
+		if whole[i] = hasAll(vs[i].labelWords(), want); whole[i] {
+			out = append(out, vs[i])
 		}
 	}
-	for _, v := range vs {
-		if !whole(v.label) {
+	for i, v := range vs {
+		if !whole[i] {
 			out = append(out, v)
 		}
 	}
 	return out
+}
+
+// hasAll reports whether every word of want is one of have.
+func hasAll(have, want []string) bool {
+	for _, w := range want {
+		if !slices.Contains(have, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // valueSlot asks which of several values a word means ("vitamin D": D2, D3
