@@ -28,9 +28,9 @@ type Options struct {
 	// column's values.ttl overrides it).
 	ValueTTL time.Duration
 	// ValueLoadTimeout bounds the first load of a column's values (default
-	// 30s). A question waits for it: understanding without the values
-	// would misread names and codes, which is worse than a slow first
-	// answer; a load that fails or times out is retried after 30s.
+	// 30s). Understanding does not wait for it: until it ends, a question's
+	// own words are probed in the column (values.go); a load that fails or
+	// times out is retried after 30s.
 	ValueLoadTimeout time.Duration
 	// MaxIndexedValues caps the distinct values loaded per column for
 	// matching (default 100,000).
@@ -138,7 +138,7 @@ func (s *Source) Close() error {
 	defer s.closeMu.Unlock()
 	err := s.db.Close()
 	if s.exec != nil {
-		err = errors.Join(err, s.exec.db.Close())
+		err = errors.Join(err, s.exec.close())
 	}
 	return err
 }
