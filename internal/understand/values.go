@@ -275,9 +275,6 @@ func (b *builder) resolveValues() {
 // withoutCopies drops the candidates on a column that repeats another
 // candidate's column (same_as): one value, one meaning.
 func withoutCopies(cands []valCand) []valCand {
-	if !slices.ContainsFunc(cands, func(c valCand) bool { return c.col.SameAs != "" }) {
-		return cands // no column repeats another
-	}
 	var out []valCand
 	for _, c := range cands {
 		copied := false
@@ -415,7 +412,7 @@ func (b *builder) bySiblings(m *mention, cands []valCand) []valCand {
 			if o == m || (o.kind != kValue && o.kind != kGroup) || o.partial || len(o.vals) == 0 || o.vals[0].col != c.col {
 				continue
 			}
-			if sharesWord(c.labelWords(), o.vals[0].labelWords()) {
+			if sharesWord(c.label, o.vals[0].label) {
 				out = append(out, c)
 				break
 			}
@@ -427,10 +424,9 @@ func (b *builder) bySiblings(m *mention, cands []valCand) []valCand {
 	return cands
 }
 
-// sharesWord reports whether two values' stemmed words have one in common
-// that is not noise.
-func sharesWord(aw, bw []string) bool {
-	for _, w := range bw {
+func sharesWord(a, b string) bool {
+	aw := strings.Fields(text.StemPhrase(a))
+	for _, w := range strings.Fields(text.StemPhrase(b)) {
 		for _, x := range aw {
 			if x == w && !valueindex.IsNoise(w) {
 				return true
@@ -455,29 +451,30 @@ func sameColumn(vs []valCand) bool {
 // "D2" only begins with "d". The order is otherwise kept.
 func wholeWordsFirst(words string, vs []valCand) []valCand {
 	want := strings.Fields(text.StemPhrase(words))
-	whole := make([]bool, len(vs))
+	whole := func(label string) bool {
+		have := map[string]bool{}
+		for _, w := range strings.Fields(text.StemPhrase(label)) {
+			have[w] = true
+		}
+		for _, w := range want {
+			if !have[w] {
+				return false
+			}
+		}
+		return true
+	}
 	out := make([]valCand, 0, len(vs))
-	for i := range vs {
-		if whole[i] = hasAll(vs[i].labelWords(), want); whole[i] {
-			out = append(out, vs[i])
+	for _, v := range vs {
+		if whole(v.label) {
+			out = append(out, v)
 		}
 	}
-	for i, v := range vs {
-		if !whole[i] {
+	for _, v := range vs {
+		if !whole(v.label) {
 			out = append(out, v)
 		}
 	}
 	return out
-}
-
-// hasAll reports whether every word of want is one of have.
-func hasAll(have, want []string) bool {
-	for _, w := range want {
-		if !slices.Contains(have, w) {
-			return false
-		}
-	}
-	return true
 }
 
 // valueSlot asks which of several values a word means ("vitamin D": D2, D3
