@@ -310,15 +310,7 @@ func TestPreferences(t *testing.T) {
 	s := startSite(t)
 	p := openPage(t, s)
 	p.open("/")
-	p.ask("Show the large wounds")
-	p.waitClarification()
-	p.do(chromedp.Click(chromedp.CSS(`.turn:last-of-type form.clarify input[name=remember]`)))
-	p.choose(`/10 cm/`)
-	p.waitAnswer(1)
-
-	p.do(chromedp.Click(chromedp.ID("prefs-open")))
-	p.wait("the remembered choice", `document.querySelector("#prefs[open] .pref") !== null`)
-	if text := evalJS[string](p, `document.querySelector("#prefs .pref").textContent`); !strings.Contains(text, "large") || !strings.Contains(text, "remembered") {
+	if text := p.rememberLarge(); !strings.Contains(text, "large") || !strings.Contains(text, "remembered") {
 		p.fail("the preference reads %q", text)
 	}
 	// remembered: asked again, it is answered at once with "your usual choice"

@@ -470,6 +470,21 @@ func (p *page) waitClarification() string {
 	return evalJS[string](p, openCard+`.dataset.kind`)
 }
 
+// rememberLarge asks for the large wounds, answers with the 10 cm choice
+// ticked to be remembered, opens the preferences and returns what the
+// remembered choice reads there.
+func (p *page) rememberLarge() string {
+	p.t.Helper()
+	p.ask("Show the large wounds")
+	p.waitClarification()
+	p.do(chromedp.Click(chromedp.CSS(`.turn:last-of-type form.clarify input[name=remember]`)))
+	p.choose(`/10 cm/`)
+	p.waitAnswer(1)
+	p.do(chromedp.Click(chromedp.ID("prefs-open")))
+	p.wait("the remembered choice", `document.querySelector("#prefs[open] .pref") !== null`)
+	return evalJS[string](p, `document.querySelector("#prefs .pref").textContent`)
+}
+
 // choose clicks the option of the open card whose text matches re (a JS
 // regular expression), then Continue.
 func (p *page) choose(re string) {

@@ -519,14 +519,7 @@ func TestWordsNotIDs(t *testing.T) {
 	p := openPage(t, s)
 	p.open("/")
 	// a remembered choice reads as its label, not its id
-	p.ask("Show the large wounds")
-	p.waitClarification()
-	p.do(chromedp.Click(chromedp.CSS(`.turn:last-of-type form.clarify input[name=remember]`)))
-	p.choose(`/10 cm/`)
-	p.waitAnswer(1)
-	p.do(chromedp.Click(chromedp.ID("prefs-open")))
-	p.wait("the remembered choice", `document.querySelector("#prefs[open] .pref") !== null`)
-	text := evalJS[string](p, `document.querySelector("#prefs .pref").textContent`)
+	text := p.rememberLarge()
 	if !strings.Contains(text, "Area > 10 cm²") || !strings.Contains(text, "“large”") || regexp.MustCompile(`(?i)area[ _]gt|opt:|vague:|_`).MatchString(text) {
 		p.fail("the preference reads %q, want the choice's label and no ids", text)
 	}
