@@ -63,6 +63,10 @@ type scaleReport struct {
 	Clarifying []clarifyFigs `json:"clarifying"`
 	ColdStart  coldStartFigs `json:"cold_start"`
 	Where      string        `json:"where"`
+	// Load is the machine's load average over a minute before and after
+	// the run (Linux; 0 elsewhere): figures taken under load are slower
+	// and spread wider.
+	Load [2]float64 `json:"load_avg"`
 }
 
 // spread is the median and range of a set of timings, in milliseconds.
@@ -159,9 +163,11 @@ func (e *env) benchScale(ctx context.Context, args []string) error {
 		Date: time.Now().UTC().Format(time.RFC3339), GoVersion: runtime.Version(), CPUs: runtime.NumCPU(),
 		Dialect: *dialect, Factor: *factor, Rounds: *rounds, Reused: data.reused, BuildMS: ms(data.build), Where: data.display,
 	}
+	rep.Load[0] = loadAvg()
 	if err := e.measureScale(ctx, data, qs, rep); err != nil {
 		return err
 	}
+	rep.Load[1] = loadAvg()
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
@@ -377,6 +383,16 @@ func (e *env) measureScale(ctx context.Context, data *scaledData, qs *scaleQuest
 	return nil
 }
 
+// loadAvg reads the one-minute load average (Linux), 0 when it cannot.
+func loadAvg() float64 {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f, _ := strconv.ParseFloat(strings.Fields(string(data) + " 0")[0], 64)
+	return f
+}
+
 // progress says on standard error what the run is at.
 func (e *env) progress(step, question string) {
 	fmt.Fprintf(e.stderr, "%s: %s\n", step, question)
@@ -399,11 +415,11 @@ func answerTurn(ctx context.Context, eng *engine.Engine, q string) (*engine.Answ
 }
 
 // timeAnswer times the turns of q and the statement they ran, run
-// directly on raw, after one warm-up of each.
+// directly on raw: a warm-up of each, then rounds of one turn and one
+// direct run, so that a change in the machine's load falls on both.
 func timeAnswer(ctx context.Context, eng *engine.Engine, raw *sql.DB, q string, rounds int) (answerFigs, error) {
 	f := answerFigs{Question: q}
 	var turn, exec, direct []time.Duration
-	var ran *engine.Answer
 	for r := 0; r <= rounds; r++ {
 		start := time.Now()
 		a, err := answerTurn(ctx, eng, q)
@@ -411,23 +427,18 @@ func timeAnswer(ctx context.Context, eng *engine.Engine, raw *sql.DB, q string, 
 			return f, err
 		}
 		took := time.Since(start)
-		if r == 0 {
-			f.FirstMS = ms(took)
-		} else {
-			turn = append(turn, took)
-			exec = append(exec, time.Duration(a.TimingsMS["execute"]*float64(time.Millisecond)))
-		}
-		ran = a
-	}
-	f.Rows = ran.RowCount
-	for r := 0; r <= rounds; r++ {
-		start := time.Now()
-		if _, err := runRaw(ctx, raw, ran.Ran.SQL, ran.Ran.Args); err != nil {
+		start = time.Now()
+		if _, err := runRaw(ctx, raw, a.Ran.SQL, a.Ran.Args); err != nil {
 			return f, fmt.Errorf("%q run directly: %w", q, err)
 		}
-		if r > 0 {
-			direct = append(direct, time.Since(start))
+		tookRaw := time.Since(start)
+		if r == 0 {
+			f.FirstMS, f.Rows = ms(took), a.RowCount
+			continue
 		}
+		turn = append(turn, took)
+		exec = append(exec, time.Duration(a.TimingsMS["execute"]*float64(time.Millisecond)))
+		direct = append(direct, tookRaw)
 	}
 	f.Turn, f.Exec, f.Raw = spreadOf(turn), spreadOf(exec), spreadOf(direct)
 	f.Ratio = ratio(f.Turn.P50, f.Raw.P50)
@@ -526,7 +537,8 @@ func printScaleReport(w io.Writer, r *scaleReport) {
 		built = "kept from an earlier run"
 	}
 	fmt.Fprintf(w, "trades ×%d on %s: %s trades, %s quotes (%s; %s)\n", r.Factor, r.Dialect, thousands(r.Trades), thousands(r.Quotes), r.Where, built)
-	fmt.Fprintf(w, "%s, %s, %d CPUs; %d timed rounds per question after one warm-up; times in ms\n\n", r.Date, r.GoVersion, r.CPUs, r.Rounds)
+	fmt.Fprintf(w, "%s, %s, %d CPUs, load %.1f then %.1f; %d timed rounds per question after one warm-up; times in ms\n\n",
+		r.Date, r.GoVersion, r.CPUs, r.Load[0], r.Load[1], r.Rounds)
 	width := 0
 	for _, a := range r.Answering {
 		width = max(width, utf8.RuneCountInString(a.Question))
