@@ -466,3 +466,82 @@ func TestCheckPrivileges(t *testing.T) {
 		}
 	})
 }
+
+// TestSessionResetAfterEachStatement takes a session-level lock in a
+// statement that succeeds, one that fails after taking it, and one whose
+// result is cut at the row cap, and looks for the lock from outside as
+// soon as each returns, with no statement after it: the connection goes
+// back to the pool idle and reset, not at its next use.
+func TestSessionResetAfterEachStatement(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name, open, held string
+		statements       []string
+	}{
+		{"postgres", "postgres", "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = 4343", []string{
+			"SELECT pg_advisory_lock(4343)",
+			"SELECT pg_advisory_lock(4343), 1 / (SELECT count(*) - 3 FROM items)",
+			"SELECT pg_advisory_lock(4343), g FROM generate_series(1, 10000000) g",
+		}},
+		{"mysql", "mysql", "SELECT IS_FREE_LOCK('clarify_reset') = 0", []string{
+			"SELECT GET_LOCK('clarify_reset', 0)",
+			"SELECT GET_LOCK('clarify_reset', 0), (SELECT name FROM items)",
+			"SELECT GET_LOCK('clarify_reset', 0), a.id FROM items a, items b, items c, items d, items e, items f, items g, items h, items i, items j, items k, items l",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := pgServer
+			if tc.open == "mysql" {
+				s = mysqlServer
+			}
+			srv := s(t, source.Options{RowCap: 10})
+			for _, q := range tc.statements {
+				_, err := srv.src.Query(ctx, q, nil, 0)
+				t.Logf("%s: err %v", q, err)
+				// MySQL ends a session when it reads the client's quit, just
+				// after the statement returns; PostgreSQL's is reset before.
+				deadline := time.Now()
+				if tc.open == "mysql" {
+					deadline = deadline.Add(2 * time.Second)
+				}
+				for countRows(t, srv.admin, tc.held) != 0 {
+					if time.Now().After(deadline) {
+						t.Errorf("after %q (err %v): the lock is still held", q, err)
+						break
+					}
+					time.Sleep(10 * time.Millisecond)
+				}
+			}
+		})
+	}
+}
+
+// TestPostgresDescribedOnce runs a statement the pool has described
+// before with other arguments and after its table changed type: the
+// remembered description gives the same answers as a first run, and a
+// stale one is not kept.
+func TestPostgresDescribedOnce(t *testing.T) {
+	ctx := context.Background()
+	s := pgServer(t, source.Options{})
+	q := "SELECT name FROM items WHERE id = $1"
+	for _, tc := range []struct {
+		id   any
+		want []any
+	}{{int64(1), []any{"a"}}, {int64(2), []any{"b"}}, {"3", []any{"c"}}} {
+		res, err := s.src.Query(ctx, q, []any{tc.id}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([][]any{tc.want}, res.Rows); diff != "" {
+			t.Errorf("id %v (-want +got):\n%s", tc.id, diff)
+		}
+	}
+	ns := s.src.Target.Display[strings.Index(s.src.Target.Display, "search_path=")+len("search_path="):]
+	mustExec(t, s.admin, "ALTER TABLE "+ns+".items ALTER COLUMN id TYPE text")
+	for i := range 2 {
+		res, err := s.src.Query(ctx, q, []any{"2"}, 0)
+		if err != nil || len(res.Rows) != 1 || res.Rows[0][0] != "b" {
+			t.Errorf("run %d after the type change: %v, %v", i+1, res, err)
+		}
+	}
+}

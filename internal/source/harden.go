@@ -3,7 +3,6 @@ package source
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"strconv"
@@ -29,18 +28,21 @@ import (
 //   - PostgreSQL: statements go only through the extended protocol (a
 //     string holding two statements is refused by the server), inside a
 //     READ ONLY transaction with the time and memory limits of limits.go
-//     set locally for each statement; sessions start read-only and are reset with DISCARD ALL
-//     before a connection is reused; a canceled context sends a cancel
+//     set locally for each statement; sessions start read-only and each
+//     statement ends with ROLLBACK and DISCARD ALL, sent with it in one
+//     round trip (exec_postgres.go); a canceled context sends a cancel
 //     request, which stops the query on the server.
 //   - SQLite: its own read-only pool (mode=ro, query_only, defensive), an
 //     authorizer that allows only reading and a list of functions, and the
 //     limits SQLite's guidance for untrusted SQL recommends, reasserted
 //     for each statement.
 //   - MySQL/MariaDB: no multi-statements, server-side prepared statements
-//     for arguments, a READ ONLY transaction, the server-side time and
-//     memory limits of limits.go (a canceled context alone does not stop a MySQL query; a
-//     canceled one is also killed), and a fresh connection per statement,
-//     so no session state (variables, locks) outlives it.
+//     for arguments, a read-only session (every transaction, the
+//     statement's autocommit one included, is READ ONLY), the server-side
+//     time and memory limits of limits.go (a canceled context alone does
+//     not stop a MySQL query; a canceled one is also killed), and a fresh
+//     connection per statement, so no session state (variables, locks)
+//     outlives it (exec_mysql.go).
 
 // execPool is the hardened pool of a source.
 type execPool struct {
@@ -49,10 +51,24 @@ type execPool struct {
 	limits limitSet
 	// admit caps and orders the statements running at once (nil: no cap).
 	admit *limiter
+	// PostgreSQL only: the descriptions of texts that return rows.
+	described pgDescriptions
+	// MySQL only: the fresh connections kept ready.
+	warm *warmer
 	// MySQL only: whether the server is MariaDB, read once.
 	flavorOnce sync.Once
 	mariadb    bool
 	flavorErr  error
+}
+
+// setPoolSize lets a hardened pool open n connections and keep them all
+// idle between statements: with database/sql's default of two idle, a
+// burst of statements opened and closed a session for most of them. An
+// idle connection is closed after a minute unused.
+func setPoolSize(db *sql.DB, n int) {
+	db.SetMaxOpenConns(n)
+	db.SetMaxIdleConns(n)
+	db.SetConnMaxIdleTime(time.Minute)
 }
 
 func openExec(t Target, opt Options) (*execPool, error) {
@@ -75,6 +91,14 @@ func openExec(t Target, opt Options) (*execPool, error) {
 	return p, nil
 }
 
+// close stops the pool's warmer, if any, and closes the pool.
+func (p *execPool) close() error {
+	if p.warm != nil {
+		p.warm.close()
+	}
+	return p.db.Close()
+}
+
 // sqliteURI turns a file path into a read-only SQLite URI.
 func sqliteURI(path, params string) string {
 	esc := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
@@ -91,8 +115,7 @@ func openSQLiteExec(t Target) (*execPool, error) {
 		return nil, fmt.Errorf("open %s: %w", t.Display, err)
 	}
 	db := sql.OpenDB(sqliteauth.Connector{Connector: base, Authorize: authorizeSQLite})
-	db.SetMaxOpenConns(4)
-	db.SetConnMaxIdleTime(5 * time.Minute)
+	setPoolSize(db, 4)
 	return &execPool{db: db}, nil
 }
 
@@ -192,17 +215,10 @@ func openPostgresExec(t Target, opt Options) (*execPool, error) {
 	cfg.BuildContextWatcherHandler = func(pc *pgconn.PgConn) ctxwatch.Handler {
 		return &pgconn.CancelRequestContextWatcherHandler{Conn: pc, DeadlineDelay: 2 * time.Second}
 	}
-	reset := func(ctx context.Context, c *pgx.Conn) error {
-		// DISCARD ALL resets settings, releases advisory locks, drops
-		// temporary objects and prepared statements.
-		if err := c.PgConn().ExecParams(ctx, "DISCARD ALL", nil, nil, nil, nil).Read().Err; err != nil {
-			return driver.ErrBadConn
-		}
-		return nil
-	}
-	db := stdlib.OpenDB(*cfg, stdlib.OptionResetSession(reset))
-	db.SetMaxOpenConns(10)
-	db.SetConnMaxIdleTime(5 * time.Minute)
+	// Each statement ends with DISCARD ALL (exec_postgres.go), so an idle
+	// connection holds no state of the statement it ran.
+	db := stdlib.OpenDB(*cfg)
+	setPoolSize(db, 10)
 	return &execPool{db: db}, nil
 }
 
@@ -220,9 +236,13 @@ func openMySQLExec(t Target) (*execPool, error) {
 		return nil, fmt.Errorf("open %s: %w", t.Display, err)
 	}
 	db := sql.OpenDB(conn)
-	db.SetMaxOpenConns(10)
-	db.SetMaxIdleConns(0) // a fresh connection per statement: no session state survives
-	return &execPool{db: db}, nil
+	// A fresh connection per statement, so no session state survives it:
+	// each is closed after its statement, and a warmer keeps a few fresh
+	// ones ready (exec_mysql.go), so connecting is not on the way.
+	setPoolSize(db, 10)
+	p := &execPool{db: db}
+	p.warm = newWarmer(db, mysqlWarm)
+	return p, nil
 }
 
 // checkArgs refuses argument types a driver could read as options (pgx
@@ -284,43 +304,6 @@ var ErrNotSingle = errors.New("only one statement without comments is executed")
 // rows (SET, COPY, DO, CALL …): only queries are executed.
 var ErrNotQuery = errors.New("only statements that return rows are executed")
 
-func (p *execPool) runPostgres(ctx context.Context, stop func(), s *Source, query string, args []any, maxRows int) (*Result, error) {
-	conn, err := p.db.Conn(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
-	// Let the server parse and describe the statement first, executing
-	// nothing: it refuses two statements in one string, and a statement
-	// that returns no rows (SET, COPY, DO …) is refused here.
-	err = conn.Raw(func(dc any) error {
-		c, ok := dc.(*stdlib.Conn)
-		if !ok {
-			return errors.New("unexpected PostgreSQL driver")
-		}
-		sd, err := c.Conn().PgConn().Prepare(ctx, "", query, nil)
-		if err != nil {
-			return err
-		}
-		if len(sd.Fields) == 0 {
-			return ErrNotQuery
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	tx, err := conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback() //nolint:errcheck // read-only: nothing to keep
-	if err := p.setPostgresLimits(ctx, tx, s.opt.Log, statementTimeout(ctx, s.opt.QueryTimeout)); err != nil {
-		return nil, err
-	}
-	return collect(ctx, stop, tx, query, args, maxRows)
-}
-
 // mysqlStatementAllowed is the MySQL wall's look at the text: MySQL can
 // prepare SET and other statements that write nothing a READ ONLY
 // transaction refuses, and SELECT … INTO OUTFILE writes server files. The
@@ -357,52 +340,4 @@ func mysqlStatementAllowed(q string) error {
 		}
 		rest = strings.TrimLeft(rest, " \t\r\n(")
 	}
-}
-
-func (p *execPool) runMySQL(ctx context.Context, stopQuery func(), s *Source, query string, args []any, maxRows int) (*Result, error) {
-	conn, err := p.db.Conn(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
-	p.flavorOnce.Do(func() {
-		var v string
-		p.flavorErr = conn.QueryRowContext(ctx, "SELECT VERSION()").Scan(&v)
-		p.mariadb = strings.Contains(strings.ToLower(v), "mariadb")
-	})
-	if p.flavorErr != nil {
-		err := p.flavorErr
-		p.flavorOnce = sync.Once{}
-		return nil, err
-	}
-	var id int64
-	if err := conn.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
-		return nil, err
-	}
-	// The statement's time and memory limits are enforced by the server.
-	if err := p.setMySQLLimits(ctx, conn, s.opt.Log, statementTimeout(ctx, s.opt.QueryTimeout)); err != nil {
-		return nil, err
-	}
-	// A canceled context closes the client side only: kill the query too.
-	killed := make(chan struct{})
-	stop := context.AfterFunc(ctx, func() {
-		defer close(killed)
-		kctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if kc, err := p.db.Conn(kctx); err == nil {
-			_, _ = kc.ExecContext(kctx, "KILL QUERY "+strconv.FormatInt(id, 10))
-			kc.Close()
-		}
-	})
-	defer func() {
-		if !stop() {
-			<-killed
-		}
-	}()
-	tx, err := conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback() //nolint:errcheck // read-only: nothing to keep
-	return collect(ctx, stopQuery, tx, query, args, maxRows)
 }

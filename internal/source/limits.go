@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -53,6 +52,9 @@ func postgresLimits(timeout time.Duration) []limit {
 // package, never user text.
 func mysqlLimits(timeout time.Duration, mariadb bool) []limit {
 	mem := []limit{
+		// every transaction of the session is READ ONLY, the statement's
+		// own autocommit one included (MySQL 8 knows only the new name)
+		{name: readOnlyVar(mariadb), value: "1", required: true},
 		// in-memory temporary tables (GROUP BY, DISTINCT, derived tables)
 		// move to disk past this size
 		{name: "max_heap_table_size", value: "67108864"},
@@ -74,6 +76,13 @@ func mysqlLimits(timeout time.Duration, mariadb bool) []limit {
 		{name: "max_execution_time", value: strconv.FormatInt(max(timeout.Milliseconds(), 1), 10), required: true},
 		{name: "tmp_table_size", value: "67108864"},
 	}, mem...)
+}
+
+func readOnlyVar(mariadb bool) string {
+	if mariadb {
+		return "tx_read_only"
+	}
+	return "transaction_read_only"
 }
 
 // limitSet remembers which optional limits a pool's database accepts: it
@@ -150,46 +159,6 @@ func statementTimeout(ctx context.Context, timeout time.Duration) time.Duration 
 		}
 	}
 	return timeout
-}
-
-// setPostgresLimits applies the limits inside tx, the statement's
-// transaction. Probing uses a savepoint per limit, so a refusal does not
-// abort the transaction.
-func (p *execPool) setPostgresLimits(ctx context.Context, tx *sql.Tx, log *slog.Logger, timeout time.Duration) error {
-	all := postgresLimits(timeout)
-	use, err := p.limits.usable(ctx, log, "postgres", all, func(ctx context.Context, l limit) error {
-		if _, err := tx.ExecContext(ctx, "SAVEPOINT clarify_limit"); err != nil {
-			return err
-		}
-		var v string
-		err := tx.QueryRowContext(ctx, "SELECT set_config($1, $2, true)", l.name, l.value).Scan(&v)
-		if err != nil {
-			if _, rerr := tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT clarify_limit"); rerr != nil {
-				return errors.Join(err, rerr)
-			}
-			return err
-		}
-		_, err = tx.ExecContext(ctx, "RELEASE SAVEPOINT clarify_limit")
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	var q strings.Builder
-	args := make([]any, 0, 2*len(use))
-	q.WriteString("SELECT ")
-	for i, l := range use {
-		if i > 0 {
-			q.WriteString(", ")
-		}
-		fmt.Fprintf(&q, "set_config($%d, $%d, true)", 2*i+1, 2*i+2)
-		args = append(args, l.name, l.value)
-	}
-	rows, err := tx.QueryContext(ctx, q.String(), args...)
-	if err != nil {
-		return err
-	}
-	return rows.Close()
 }
 
 // setMySQLLimits applies the limits to conn, the statement's own

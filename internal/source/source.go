@@ -138,7 +138,7 @@ func (s *Source) Close() error {
 	defer s.closeMu.Unlock()
 	err := s.db.Close()
 	if s.exec != nil {
-		err = errors.Join(err, s.exec.db.Close())
+		err = errors.Join(err, s.exec.close())
 	}
 	return err
 }

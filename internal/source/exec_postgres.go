@@ -1,0 +1,360 @@
+package source
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/jackc/pgx/v5/stdlib"
+)
+
+// A PostgreSQL statement on the hardened path costs two round trips, one
+// when its text was described before on the pool:
+//
+//  1. describe: the server parses and describes the statement without
+//     running it (the extended protocol refuses two statements in one
+//     string), and one that returns no rows (SET, COPY, DO …) is refused;
+//  2. one batch, one Sync: BEGIN READ ONLY; set_config(…, true) for each
+//     limit; the statement; ROLLBACK; DISCARD ALL.
+//
+// Whether a text returns rows is a property of its parse tree, so the
+// description of a text that does is kept (pgDescriptions) and step 1 is
+// skipped the next time. The statement's parameters are sent with the
+// types the description gave, as the describe-then-execute mode did.
+// When anything in the batch fails, the server skips the rest up to the
+// Sync: the ROLLBACK and DISCARD ALL are then sent again on their own, and
+// a connection that cannot be brought back to an idle, reset session is
+// closed rather than returned to the pool.
+
+// pgDescriptions remembers the descriptions of statements that return
+// rows, by text, for one pool.
+type pgDescriptions struct {
+	mu sync.Mutex
+	m  map[string]*pgconn.StatementDescription
+}
+
+// maxDescriptions bounds the texts a pool remembers; past it, an
+// arbitrary one is forgotten for each new one.
+const maxDescriptions = 1024
+
+func (d *pgDescriptions) get(query string) *pgconn.StatementDescription {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.m[query]
+}
+
+func (d *pgDescriptions) put(query string, sd *pgconn.StatementDescription) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.m == nil {
+		d.m = map[string]*pgconn.StatementDescription{}
+	}
+	if len(d.m) >= maxDescriptions {
+		for k := range d.m {
+			delete(d.m, k)
+			break
+		}
+	}
+	d.m[query] = sd
+}
+
+func (d *pgDescriptions) forget(query string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	delete(d.m, query)
+}
+
+func (p *execPool) runPostgres(ctx context.Context, stop func(), s *Source, query string, args []any, maxRows int) (*Result, error) {
+	conn, err := p.db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	var res *Result
+	err = conn.Raw(func(dc any) error {
+		c, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return errors.New("unexpected PostgreSQL driver")
+		}
+		var err error
+		res, err = p.postgresStatement(ctx, stop, s, c.Conn(), query, args, maxRows)
+		if errors.Is(err, errStaleDescription) {
+			// described again, from the server's catalog as it is now
+			res, err = p.postgresStatement(ctx, stop, s, c.Conn(), query, args, maxRows)
+		}
+		return err
+	})
+	return res, err
+}
+
+// errStaleDescription reports a statement that failed in a way a changed
+// table explains (a type mismatch, a missing operator or function), run
+// with a remembered description: it is worth one more run, described anew.
+var errStaleDescription = errors.New("statement description out of date")
+
+// staleDescription reports whether err could come from parameter types
+// that no longer fit the tables: SQLSTATE class 42 (no such operator,
+// datatype mismatch), 22P02 (an argument that is not of the type) and
+// 0A000 ("cached plan must not change result type").
+func staleDescription(err error) bool {
+	var pg *pgconn.PgError
+	if !errors.As(err, &pg) {
+		return false
+	}
+	return strings.HasPrefix(pg.Code, "42") || pg.Code == "22P02" || pg.Code == "0A000"
+}
+
+func (p *execPool) postgresStatement(ctx context.Context, stop func(), s *Source, c *pgx.Conn, query string, args []any, maxRows int) (res *Result, err error) {
+	pc := c.PgConn()
+	sd := p.described.get(query)
+	remembered := sd != nil
+	// fail reports a failure of the statement itself, forgetting its
+	// description, which may be what failed.
+	fail := func(err error) (*Result, error) {
+		p.described.forget(query)
+		if remembered && staleDescription(err) {
+			return nil, fmt.Errorf("%w: %w", errStaleDescription, err)
+		}
+		return nil, err
+	}
+	if sd == nil {
+		if sd, err = pc.Prepare(ctx, "", query, nil); err != nil {
+			return nil, err
+		}
+		if len(sd.Fields) == 0 {
+			return nil, ErrNotQuery
+		}
+		p.described.put(query, sd)
+	}
+	if len(sd.ParamOIDs) != len(args) {
+		return nil, fmt.Errorf("the statement takes %d arguments, got %d", len(sd.ParamOIDs), len(args))
+	}
+	var eqb pgx.ExtendedQueryBuilder
+	if err := eqb.Build(c.TypeMap(), sd, args); err != nil {
+		return nil, err
+	}
+	limits, err := p.statementLimits(ctx, pc, s, statementTimeout(ctx, s.opt.QueryTimeout))
+	if err != nil {
+		return nil, err
+	}
+
+	var b pgconn.Batch
+	b.ExecParams("BEGIN READ ONLY", nil, nil, nil, nil)
+	b.ExecParams(limits.query, limits.args, nil, nil, nil)
+	b.ExecParams(query, eqb.ParamValues, sd.ParamOIDs, eqb.ParamFormats, resultFormats(sd))
+	b.ExecParams("ROLLBACK", nil, nil, nil, nil)
+	b.ExecParams("DISCARD ALL", nil, nil, nil, nil)
+	mrr := pc.ExecBatch(ctx, &b)
+	clean := false
+	defer func() {
+		if !clean {
+			pgRecover(ctx, pc)
+		}
+	}()
+	for range 2 { // BEGIN, limits
+		if !mrr.NextResult() {
+			return nil, pgBatchErr(mrr)
+		}
+		if _, err := mrr.ResultReader().Close(); err != nil {
+			mrr.Close()
+			return nil, err
+		}
+	}
+	if !mrr.NextResult() {
+		return fail(pgBatchErr(mrr))
+	}
+	res, err = pgCollect(stop, c.TypeMap(), mrr.ResultReader(), maxRows)
+	if err != nil {
+		mrr.Close()
+		return fail(err)
+	}
+	// ROLLBACK and DISCARD ALL; when a truncated result's statement was
+	// canceled, the server skipped them, and pgRecover sends them again.
+	cerr := mrr.Close()
+	if cerr != nil && !res.Truncated {
+		return nil, cerr
+	}
+	clean = cerr == nil && pc.TxStatus() == 'I'
+	return res, nil
+}
+
+// pgBatchErr is the error that ended a batch early.
+func pgBatchErr(mrr *pgconn.MultiResultReader) error {
+	if err := mrr.Close(); err != nil {
+		return err
+	}
+	return errors.New("the batch ended early")
+}
+
+// pgRecover ends whatever the batch left open (an aborted transaction, a
+// session the statement changed) on a context of its own, the caller's
+// having possibly ended; a connection it cannot reset is closed, so the
+// pool drops it.
+func pgRecover(ctx context.Context, pc *pgconn.PgConn) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	var b pgconn.Batch
+	b.ExecParams("ROLLBACK", nil, nil, nil, nil)
+	b.ExecParams("DISCARD ALL", nil, nil, nil, nil)
+	if _, err := pc.ExecBatch(ctx, &b).ReadAll(); err != nil || pc.TxStatus() != 'I' {
+		pc.Close(ctx) //nolint:errcheck // the pool drops a closed connection either way
+	}
+}
+
+// pgLimits is the statement that sets a statement's limits inside its
+// transaction.
+type pgLimits struct {
+	query string
+	args  [][]byte
+}
+
+// statementLimits returns the set_config statement of the limits the
+// database accepts, probing them first on a pool's first statement.
+func (p *execPool) statementLimits(ctx context.Context, pc *pgconn.PgConn, s *Source, timeout time.Duration) (pgLimits, error) {
+	use, err := p.limits.usable(ctx, s.opt.Log, "postgres", postgresLimits(timeout), func(ctx context.Context, l limit) error {
+		return probePostgresLimit(ctx, pc, l)
+	})
+	if err != nil {
+		return pgLimits{}, err
+	}
+	var q strings.Builder
+	args := make([][]byte, 0, 2*len(use))
+	q.WriteString("SELECT ")
+	for i, l := range use {
+		if i > 0 {
+			q.WriteString(", ")
+		}
+		fmt.Fprintf(&q, "set_config($%d, $%d, true)", 2*i+1, 2*i+2)
+		args = append(args, []byte(l.name), []byte(l.value))
+	}
+	return pgLimits{query: q.String(), args: args}, nil
+}
+
+// probePostgresLimit tries one limit in a read-only transaction of its
+// own and returns the database's error.
+func probePostgresLimit(ctx context.Context, pc *pgconn.PgConn, l limit) error {
+	var b pgconn.Batch
+	b.ExecParams("BEGIN READ ONLY", nil, nil, nil, nil)
+	b.ExecParams("SELECT set_config($1, $2, true)", [][]byte{[]byte(l.name), []byte(l.value)}, nil, nil, nil)
+	_, err := pc.ExecBatch(ctx, &b).ReadAll()
+	if rerr := pc.Exec(ctx, "ROLLBACK").Close(); rerr != nil {
+		return errors.Join(err, rerr)
+	}
+	return err
+}
+
+// pgBinary are the result types read in binary, as pgx's database/sql
+// driver reads them; the others arrive as text.
+var pgBinary = map[uint32]bool{
+	pgtype.BoolOID: true, pgtype.ByteaOID: true, pgtype.CIDOID: true, pgtype.DateOID: true,
+	pgtype.Float4OID: true, pgtype.Float8OID: true, pgtype.Int2OID: true, pgtype.Int4OID: true,
+	pgtype.Int8OID: true, pgtype.OIDOID: true, pgtype.TimestampOID: true, pgtype.TimestamptzOID: true,
+	pgtype.XIDOID: true,
+}
+
+func resultFormats(sd *pgconn.StatementDescription) []int16 {
+	out := make([]int16, len(sd.Fields))
+	for i, f := range sd.Fields {
+		if pgBinary[f.DataTypeOID] {
+			out[i] = pgtype.BinaryFormatCode
+		}
+	}
+	return out
+}
+
+// pgCollect reads at most maxRows rows of rr, flagging a result with more
+// as truncated; stop cancels the statement on the server when the rest
+// takes long to drain. Values are what pgx's database/sql driver returns,
+// normalized as collect does.
+func pgCollect(stop func(), m *pgtype.Map, rr *pgconn.ResultReader, maxRows int) (*Result, error) {
+	fds := rr.FieldDescriptions()
+	res := &Result{}
+	decode := make([]func([]byte) (any, error), len(fds))
+	for i, fd := range fds {
+		res.Columns = append(res.Columns, fd.Name)
+		name := strconv.FormatUint(uint64(fd.DataTypeOID), 10)
+		if t, ok := m.TypeForOID(fd.DataTypeOID); ok {
+			name = strings.ToUpper(t.Name)
+		}
+		res.Types = append(res.Types, name)
+		decode[i] = pgDecoder(m, fd)
+	}
+	for rr.NextRow() {
+		if len(res.Rows) == maxRows {
+			res.Truncated = true
+			t := time.AfterFunc(50*time.Millisecond, stop)
+			rr.Close() //nolint:errcheck // the rest is abandoned, canceled if it takes long
+			t.Stop()
+			return res, nil
+		}
+		vals := make([]any, len(fds))
+		for i, raw := range rr.Values() {
+			if raw == nil {
+				continue
+			}
+			v, err := decode[i](raw)
+			if err != nil {
+				rr.Close() //nolint:errcheck // the decoding error is the one to report
+				return nil, fmt.Errorf("read column %s: %w", fds[i].Name, err)
+			}
+			vals[i] = normalize(v, res.Types[i])
+		}
+		res.Rows = append(res.Rows, vals)
+	}
+	if _, err := rr.Close(); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// pgDecoder returns the conversion pgx's database/sql driver applies to a
+// column of fd's type (stdlib.Rows.Next), so that answers do not change
+// with the path they took.
+func pgDecoder(m *pgtype.Map, fd pgconn.FieldDescription) func([]byte) (any, error) {
+	switch fd.DataTypeOID {
+	case pgtype.BoolOID:
+		return scanAs[bool](m, fd, func(d bool) (any, error) { return d, nil })
+	case pgtype.ByteaOID, pgtype.JSONOID, pgtype.JSONBOID, pgtype.XMLOID:
+		return scanAs[[]byte](m, fd, func(d []byte) (any, error) { return d, nil })
+	case pgtype.CIDOID, pgtype.OIDOID, pgtype.XIDOID:
+		return scanAs[pgtype.Uint32](m, fd, func(d pgtype.Uint32) (any, error) { return d.Value() })
+	case pgtype.DateOID:
+		return scanAs[pgtype.Date](m, fd, func(d pgtype.Date) (any, error) { return d.Value() })
+	case pgtype.Float4OID:
+		return scanAs[float32](m, fd, func(d float32) (any, error) { return float64(d), nil })
+	case pgtype.Float8OID:
+		return scanAs[float64](m, fd, func(d float64) (any, error) { return d, nil })
+	case pgtype.Int2OID:
+		return scanAs[int16](m, fd, func(d int16) (any, error) { return int64(d), nil })
+	case pgtype.Int4OID:
+		return scanAs[int32](m, fd, func(d int32) (any, error) { return int64(d), nil })
+	case pgtype.Int8OID:
+		return scanAs[int64](m, fd, func(d int64) (any, error) { return d, nil })
+	case pgtype.TimestampOID:
+		return scanAs[pgtype.Timestamp](m, fd, func(d pgtype.Timestamp) (any, error) { return d.Value() })
+	case pgtype.TimestamptzOID:
+		return scanAs[pgtype.Timestamptz](m, fd, func(d pgtype.Timestamptz) (any, error) { return d.Value() })
+	}
+	return scanAs[string](m, fd, func(d string) (any, error) { return d, nil })
+}
+
+// scanAs scans a column into a T with pgx's plan for its type and format,
+// then converts the T.
+func scanAs[T any](m *pgtype.Map, fd pgconn.FieldDescription, conv func(T) (any, error)) func([]byte) (any, error) {
+	var d T
+	plan := m.PlanScan(fd.DataTypeOID, fd.Format, &d)
+	return func(src []byte) (any, error) {
+		var d T
+		if err := plan.Scan(src, &d); err != nil {
+			return nil, err
+		}
+		return conv(d)
+	}
+}
