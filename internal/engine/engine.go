@@ -9,11 +9,8 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/clarify-sql/clarify/internal/apperr"
 	"github.com/clarify-sql/clarify/internal/clarify"
@@ -34,7 +31,8 @@ type Options struct {
 	// and sources configured with a fixed date set it.
 	Now func() time.Time
 	// PreviewBudget bounds the time spent counting option previews
-	// (default 150ms); previews over budget are left out.
+	// (default 150ms); a preview not counted within it is marked so
+	// (Preview.NotCounted).
 	PreviewBudget time.Duration
 	// SuggestBudget bounds the search for a relaxed filter on an empty
 	// answer (default 300ms).
@@ -399,44 +397,6 @@ func (e *Engine) clarification(ctx context.Context, req Request, s *understand.S
 		e.previews(ctx, req, s, c, now)
 	}
 	return c
-}
-
-// previews counts, in parallel and within the budget, the rows each option
-// would give; counts that miss the budget are left out.
-func (e *Engine) previews(ctx context.Context, req Request, s *understand.Slot, c *Clarification, now time.Time) {
-	ctx, cancel := context.WithTimeout(ctx, e.opt.PreviewBudget)
-	defer cancel()
-	var mu sync.Mutex
-	g, gctx := errgroup.WithContext(ctx)
-	for i := range c.Options {
-		opt := c.Options[i].ID
-		g.Go(func() (err error) {
-			// a preview that panics is left out; the turn goes on
-			defer func() {
-				if r := recover(); r != nil {
-					e.logPanic(r, req.Question)
-				}
-			}()
-			res := make(map[string]understand.Resolution, len(req.Resolved)+1)
-			for k, v := range req.Resolved {
-				res[k] = v
-			}
-			res[s.Key] = understand.Resolution{OptionID: opt}
-			in, err := e.an.Analyze(gctx, req.Question, understand.Settings{Now: now, Resolved: res, Scope: req.Scope})
-			if err != nil || in.Query == nil || in.Query.Base == nil {
-				return nil
-			}
-			p, ok := e.preview(gctx, req.Scope, in.Query, now)
-			if !ok {
-				return nil
-			}
-			mu.Lock()
-			c.Options[i].Preview = p
-			mu.Unlock()
-			return nil
-		})
-	}
-	_ = g.Wait()
 }
 
 // suggestions offers follow-ups from the area of the main table, one from

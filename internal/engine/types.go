@@ -70,9 +70,14 @@ type Option struct {
 // Preview is what the answer under an option will show, computed from
 // that answer's own statement: its row count and, in the user's noun, the
 // figure a person reads ("87 wounds", "13 monthly points from 178
-// wounds", "average area 12.4 cm²"). An option whose figure cannot be
-// computed exactly within the budget has no preview.
+// wounds", "average area 12.4 cm²"). An option whose figure could not be
+// counted within the preview budget has a preview with NotCounted set and
+// no figure; an option whose figure cannot be computed exactly at all has
+// no preview.
 type Preview struct {
+	// NotCounted says the count did not finish within the budget: Rows
+	// and From are zero and mean nothing, Text says so in words.
+	NotCounted bool `json:"not_counted,omitempty"`
 	// Rows is how many rows the answer will have.
 	Rows int64 `json:"rows"`
 	// From is how many base rows it is computed from, for a grouped

@@ -143,4 +143,3 @@ func TestCompileFiguresRefuses(t *testing.T) {
 		})
 	}
 }
-

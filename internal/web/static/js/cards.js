@@ -186,7 +186,7 @@ export function clarificationCard(c, { assumptions = [], onAnswer } = {}) {
       input,
       h("label", { for: id },
         h("span", { class: "opt-label" }, o.label, o.best_guess ? h("span", { class: "badge best-badge" }, "Best guess") : null),
-        rows ? h("span", { class: "opt-rows" }, h("span", { class: "sr-only" }, ", "), rows) : null,
+        rows ? h("span", { class: o.preview.not_counted ? "opt-rows not-counted" : "opt-rows" }, h("span", { class: "sr-only" }, ", "), o.preview.not_counted ? "not counted in time" : rows) : null,
         o.description ? h("span", { class: "opt-desc" }, o.description) : null));
   });
   let skip = null;
