@@ -178,6 +178,27 @@ func TestEditDistance(t *testing.T) {
 	}
 }
 
+// TestEditDistanceAtMost checks the bounded distance against the full one
+// on every pair of a set of words that differ by typos, transpositions and
+// length, for every bound from below zero to past the longest word.
+func TestEditDistanceAtMost(t *testing.T) {
+	t.Parallel()
+	words := []string{"", "a", "ab", "ba", "abc", "acb", "healing", "heailng", "dealing", "pateints", "patients",
+		"wound", "wounds", "created on", "creatde on", "ganfelashlu", "ganfelasl", "oxkaoxva", "xokaoxav",
+		"kaloner", "lokaner", "ёж", "еж", "abcdefghijklmnopqrstuvwxyz0123456789", "abcdefghijklmnopqrstuvwxyz012345678"}
+	for _, a := range words {
+		for _, b := range words {
+			full := text.EditDistance(a, b)
+			for k := -1; k <= 40; k++ {
+				want := min(full, k+1)
+				if got := text.EditDistanceAtMost([]rune(a), []rune(b), k); got != want {
+					t.Errorf("EditDistanceAtMost(%q, %q, %d) = %d, want %d (distance %d)", a, b, k, got, want, full)
+				}
+			}
+		}
+	}
+}
+
 func TestReplaceWords(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ s, phrase, with, want string }{
