@@ -15,9 +15,17 @@ type Entry struct {
 	// Rows is how many rows hold the value (0 when unknown: a static
 	// value of the model): a name that two customers share has 2.
 	Rows  int64
-	stems []string
+	stems []string // plural-free stems (text.ValueStem), by which values are found
+	// words are the stems of the value as text.StemPhrase gives them,
+	// by which values are compared with a question's words; they share
+	// stems' memory where the two agree
+	words []string
 	core  int // tokens that make the value distinct (not noise, not in parentheses)
 }
+
+// Words returns the value's words stemmed as text.StemPhrase stems them,
+// computed once when the value was added; callers must not modify them.
+func (e Entry) Words() []string { return e.words }
 
 // Index finds values in questions: exactly, by part ("Tesla" for "Tesla,
 // Inc."), or despite a typo. Values are identified by the int32 ids the
@@ -115,7 +123,7 @@ func (x *Index) AddCounted(c *model.Column, v string, rows int64, extraNoise map
 		}
 	}
 	id := int32(len(x.vals))
-	x.vals = append(x.vals, Entry{Column: c, Value: v, Rows: rows, stems: stems, core: core})
+	x.vals = append(x.vals, Entry{Column: c, Value: v, Rows: rows, stems: stems, words: phraseStems(v, toks, stems), core: core})
 	x.colSize[c]++
 	x.exact[key] = append(x.exact[key], id)
 	tkey := strings.Join(texts, " ")
@@ -137,6 +145,27 @@ func (x *Index) AddCounted(c *model.Column, v string, rows int64, extraNoise map
 		}
 		x.vocab[s]++
 	}
+}
+
+// phraseStems returns text.StemPhrase(v) as words, from the tokens of the
+// value already stemmed when they are the same (no underscore in v), in
+// stems' memory where they are equal to the plural-free stems.
+func phraseStems(v string, toks []text.Token, stems []string) []string {
+	if strings.Contains(v, "_") {
+		// "in_repair" is one token to StemPhrase, two to the index
+		return strings.Fields(text.StemPhrase(v))
+	}
+	words := stems
+	for i, t := range toks {
+		if t.Stem == stems[i] {
+			continue
+		}
+		if &words[0] == &stems[0] {
+			words = append([]string(nil), stems...)
+		}
+		words[i] = t.Stem
+	}
+	return words
 }
 
 // Seal finishes the index once every value is added: a last word shared

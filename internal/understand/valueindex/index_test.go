@@ -249,3 +249,34 @@ func TestRows(t *testing.T) {
 		t.Errorf("frank: %+v, want one value held by 2 rows", hit)
 	}
 }
+
+// TestWords checks that the words stored with each value are the stems
+// text.StemPhrase gives it, which understanding compares with a question's
+// words instead of stemming every candidate value again.
+func TestWords(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, value string
+	}{
+		{"plural", "Road Bikes"},
+		{"stemmed beyond plurals", "Healing Wounds"},
+		{"unchanged", "Tesla"},
+		{"number and letters", "25-OH Vitamin D"},
+		{"parentheses", "Vitamin D2 (Ergocalciferol)"},
+		{"stored code", "in_repairs"},
+		{"full-width underscore", "in＿repairs"},
+		{"cyrillic", "Анализы крови"},
+		{"possessive", "Macy's Stores"},
+	}
+	c := &model.Column{Name: "name"}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			x := build(c, tc.value)
+			want := strings.Fields(text.StemPhrase(tc.value))
+			if d := cmp.Diff(want, x.Entry(0).Words()); d != "" {
+				t.Errorf("Words of %q (-want +got):\n%s", tc.value, d)
+			}
+		})
+	}
+}
