@@ -112,14 +112,35 @@ func (b *builder) related(e *model.Entity) int {
 }
 
 // preferByContext keeps the candidates closest to the question's context.
+// Candidates mostly share a few entities, whose relation is worked out
+// once each; when every candidate is as close as the closest, items
+// itself is returned.
 func preferByContext[T any](b *builder, items []T, ent func(T) *model.Entity) []T {
-	best := 100
-	for _, it := range items {
-		best = min(best, b.related(ent(it)))
+	var memo map[*model.Entity]int
+	related := func(e *model.Entity) int {
+		if r, ok := memo[e]; ok {
+			return r
+		}
+		if memo == nil {
+			memo = map[*model.Entity]int{}
+		}
+		memo[e] = b.related(e)
+		return memo[e]
+	}
+	best, all := 100, true
+	for i, it := range items {
+		r := related(ent(it))
+		if i > 0 && r != best {
+			all = false
+		}
+		best = min(best, r)
+	}
+	if all {
+		return items
 	}
 	var out []T
 	for _, it := range items {
-		if b.related(ent(it)) == best {
+		if related(ent(it)) == best {
 			out = append(out, it)
 		}
 	}

@@ -155,6 +155,20 @@ type lexicon struct {
 	short map[string]bool
 	// names are the words of entity and column names and synonyms
 	names map[string]bool
+	// sortedVocab is vocab in order, to find the stems a stem begins
+	sortedVocab []string
+	// suggest finds the names an unknown word resembles
+	suggest *suggester
+	// titles are the columns' titles in lower case
+	titles map[*model.Column]string
+}
+
+// lowerTitle returns the title of c in lower case.
+func (l *lexicon) lowerTitle(c *model.Column) string {
+	if t, ok := l.titles[c]; ok {
+		return t
+	}
+	return strings.ToLower(c.Title())
 }
 
 // abbreviated returns the name word a long word not in the vocabulary
@@ -202,6 +216,14 @@ func newLexicon(m *model.Model) *lexicon {
 	l.addBuiltins(m)
 	l.addModel(m)
 	l.dropShadowedCounts()
+	l.sortedVocab = sortedKeys(l.vocab)
+	l.suggest = newSuggester(m)
+	l.titles = map[*model.Column]string{}
+	for _, e := range m.Entities {
+		for _, c := range e.Columns {
+			l.titles[c] = strings.ToLower(c.Title())
+		}
+	}
 	return l
 }
 

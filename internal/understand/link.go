@@ -36,6 +36,22 @@ type valCand struct {
 	label  string
 	score  float64
 	rows   int64 // how many rows hold the value (0: unknown)
+	// words are label's stems as text.StemPhrase gives them, when the
+	// value index already holds them (nil: stem label when needed)
+	words []string
+}
+
+// storedCand is the candidate for a value of the value index.
+func storedCand(v valueindex.Entry, score float64) valCand {
+	return valCand{col: v.Column, values: []string{v.Value}, label: v.Value, score: score, rows: v.Rows, words: v.Words()}
+}
+
+// labelWords returns the stems of the candidate's label.
+func (v *valCand) labelWords() []string {
+	if v.words != nil {
+		return v.words
+	}
+	return strings.Fields(text.StemPhrase(v.label))
 }
 
 // entry is the mention's first meaning; a zero entry for mentions that
@@ -232,7 +248,7 @@ func (l *linker) candidates(i int) []*mention {
 		if hit && static.kind != kValue {
 			for _, id := range vh.IDs {
 				v := l.vx.Entry(id)
-				static.vals = append(static.vals, valCand{col: v.Column, values: []string{v.Value}, label: v.Value, score: 1, rows: v.Rows})
+				static.vals = append(static.vals, storedCand(v, 1))
 			}
 			delete(values, mt.end-i)
 		}
@@ -378,10 +394,10 @@ func (l *linker) surfaceMatch(i int, mt match) bool {
 }
 
 func (l *linker) valueMention(start, end int, ids []int32) *mention {
-	m := &mention{start: start, end: end, kind: kValue, conf: 1, entries: []entry{{kind: kValue}}}
+	m := &mention{start: start, end: end, kind: kValue, conf: 1, entries: []entry{{kind: kValue}}, vals: make([]valCand, 0, len(ids))}
 	for _, id := range ids {
 		v := l.vx.Entry(id)
-		m.vals = append(m.vals, valCand{col: v.Column, values: []string{v.Value}, label: v.Value, score: 1, rows: v.Rows})
+		m.vals = append(m.vals, storedCand(v, 1))
 	}
 	return m
 }
@@ -636,7 +652,7 @@ func (l *linker) partialRun(run []*mention) []*mention {
 					break
 				}
 				v := l.vx.Entry(c.ID)
-				m.vals = append(m.vals, valCand{col: v.Column, values: []string{v.Value}, label: v.Value, score: partialScore(c.Coverage), rows: v.Rows})
+				m.vals = append(m.vals, storedCand(v, partialScore(c.Coverage)))
 			}
 			m.conf = partialScore(best)
 			l.noteFuzzy(m)

@@ -70,7 +70,7 @@ func (b *builder) wholeNames(m *mention, d *model.Column) []valCand {
 	for _, c := range b.l.vx.Partial(b.l.vstems[m.start:m.end]) {
 		v := b.l.vx.Entry(c.ID)
 		if v.Column == d {
-			out = append(out, valCand{col: d, values: []string{v.Value}, label: v.Value, score: 1, rows: v.Rows})
+			out = append(out, storedCand(v, 1))
 		}
 	}
 	return out

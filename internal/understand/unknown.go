@@ -176,64 +176,25 @@ func (b *builder) relatedWord(m *mention) bool {
 	if len([]rune(s)) < 5 {
 		return false
 	}
-	for v := range b.a.lex.vocab {
-		if len(v) >= len(s) && strings.HasPrefix(v, s) {
-			return true
-		}
-	}
-	return false
+	// the stems that begin with s follow s in sorted order
+	stems := b.a.lex.sortedVocab
+	i := sort.SearchStrings(stems, s)
+	return i < len(stems) && strings.HasPrefix(stems[i], s)
 }
 
 // suggest returns up to three things of the model whose names resemble
 // words, or the main entities when nothing does.
 func (b *builder) suggest(words string) []string {
-	type cand struct {
-		s   string
-		sim float64
+	out := b.a.lex.suggest.similar(text.Normalize(words), 3)
+	if len(out) > 0 || b.q.Subject != nil {
+		return out
 	}
-	var cs []cand
 	seen := map[string]bool{}
-	add := func(s string, sim float64) {
-		if !seen[s] {
-			seen[s] = true
-			cs = append(cs, cand{s, sim})
+	for _, e := range b.a.model.Entities {
+		if l := e.PluralLabel(); !seen[l] && len(out) < 3 {
+			seen[l] = true
+			out = append(out, l)
 		}
-	}
-	w := text.Normalize(words)
-	m := b.a.model
-	for _, e := range m.Entities {
-		for _, x := range entityWords(e) {
-			if sim := text.Similarity(w, text.Normalize(x)); sim >= 0.6 {
-				add(e.PluralLabel(), sim)
-			}
-		}
-		for _, c := range e.Columns {
-			if sim := text.Similarity(w, text.Normalize(c.Title())); sim >= 0.6 {
-				add(c.Title(), sim)
-			}
-		}
-	}
-	for _, ms := range m.Measures {
-		if sim := text.Similarity(w, text.Normalize(measureLabel(ms))); sim >= 0.6 {
-			add(measureLabel(ms), sim)
-		}
-	}
-	for i := 1; i < len(cs); i++ {
-		for j := i; j > 0 && cs[j].sim > cs[j-1].sim; j-- {
-			cs[j], cs[j-1] = cs[j-1], cs[j]
-		}
-	}
-	if len(cs) == 0 && b.q.Subject == nil {
-		for _, e := range m.Entities {
-			add(e.PluralLabel(), 0)
-		}
-	}
-	var out []string
-	for _, c := range cs {
-		if len(out) == 3 {
-			break
-		}
-		out = append(out, c.s)
 	}
 	return out
 }

@@ -275,6 +275,9 @@ func (b *builder) resolveValues() {
 // withoutCopies drops the candidates on a column that repeats another
 // candidate's column (same_as): one value, one meaning.
 func withoutCopies(cands []valCand) []valCand {
+	if !slices.ContainsFunc(cands, func(c valCand) bool { return c.col.SameAs != "" }) {
+		return cands // no column repeats another
+	}
 	var out []valCand
 	for _, c := range cands {
 		copied := false
@@ -412,7 +415,7 @@ func (b *builder) bySiblings(m *mention, cands []valCand) []valCand {
 			if o == m || (o.kind != kValue && o.kind != kGroup) || o.partial || len(o.vals) == 0 || o.vals[0].col != c.col {
 				continue
 			}
-			if sharesWord(c.label, o.vals[0].label) {
+			if sharesWord(c.labelWords(), o.vals[0].labelWords()) {
 				out = append(out, c)
 				break
 			}
@@ -424,9 +427,10 @@ func (b *builder) bySiblings(m *mention, cands []valCand) []valCand {
 	return cands
 }
 
-func sharesWord(a, b string) bool {
-	aw := strings.Fields(text.StemPhrase(a))
-	for _, w := range strings.Fields(text.StemPhrase(b)) {
+// sharesWord reports whether two values' stemmed words have one in common
+// that is not noise.
+func sharesWord(aw, bw []string) bool {
+	for _, w := range bw {
 		for _, x := range aw {
 			if x == w && !valueindex.IsNoise(w) {
 				return true
@@ -451,30 +455,29 @@ func sameColumn(vs []valCand) bool {
 // "D2" only begins with "d". The order is otherwise kept.
 func wholeWordsFirst(words string, vs []valCand) []valCand {
 	want := strings.Fields(text.StemPhrase(words))
-	whole := func(label string) bool {
-		have := map[string]bool{}
-		for _, w := range strings.Fields(text.StemPhrase(label)) {
-			have[w] = true
-		}
-		for _, w := range want {
-			if !have[w] {
-				return false
-			}
-		}
-		return true
-	}
+	whole := make([]bool, len(vs))
 	out := make([]valCand, 0, len(vs))
-	for _, v := range vs {
-		if whole(v.label) {
-			out = append(out, v)
+	for i := range vs {
+		if whole[i] = hasAll(vs[i].labelWords(), want); whole[i] {
+			out = append(out, vs[i])
 		}
 	}
-	for _, v := range vs {
-		if !whole(v.label) {
+	for i, v := range vs {
+		if !whole[i] {
 			out = append(out, v)
 		}
 	}
 	return out
+}
+
+// hasAll reports whether every word of want is one of have.
+func hasAll(have, want []string) bool {
+	for _, w := range want {
+		if !slices.Contains(have, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // valueSlot asks which of several values a word means ("vitamin D": D2, D3
@@ -484,16 +487,6 @@ func (b *builder) valueSlot(m *mention) {
 	sl := &Slot{Key: "value:" + words, Kind: KindValue, Priority: Important, Text: words, Ask: true, Confidence: 0.5}
 	cands := wholeWordsFirst(words, m.vals)
 	single := sameColumn(cands)
-	// columns of one title in several tables ("first name" of doctors and
-	// of patients) are told apart by their table, in label and id
-	titled := map[string]map[*model.Entity]bool{}
-	for _, v := range cands {
-		t := strings.ToLower(v.col.Title())
-		if titled[t] == nil {
-			titled[t] = map[*model.Entity]bool{}
-		}
-		titled[t][v.col.Entity()] = true
-	}
 	for i, v := range cands {
 		if i == 3 && len(cands) > 4 {
 			break
@@ -501,7 +494,10 @@ func (b *builder) valueSlot(m *mention) {
 		label, id := v.label, v.col.Name+":"+v.label
 		if !single {
 			label = fmt.Sprintf("%s (%s)", v.label, v.col.Title())
-			if len(titled[strings.ToLower(v.col.Title())]) > 1 {
+			// columns of one title in several tables ("first name" of
+			// doctors and of patients) are told apart by their table, in
+			// label and id
+			if b.titleShared(v, cands) {
 				label = fmt.Sprintf("%s (%s of %s)", v.label, v.col.Title(), withArticle(v.col.Entity().Singular()))
 				id = v.col.Entity().Name + "." + id
 			}
@@ -510,7 +506,7 @@ func (b *builder) valueSlot(m *mention) {
 			Description: fmt.Sprintf("%s is %s", v.col.Title(), v.label), column: v.col, values: v.values})
 	}
 	if single && len(cands) > 1 {
-		var all []string
+		all := make([]string, 0, len(cands))
 		for _, v := range cands {
 			all = append(all, v.values...)
 		}
@@ -531,6 +527,18 @@ func (b *builder) valueSlot(m *mention) {
 		m.vals = []valCand{{col: o.column, values: o.values, label: o.Label, score: 1}}
 		m.conf = 1
 	}
+}
+
+// titleShared reports whether a column of another entity than v's, with
+// the title of v's column, holds one of cands.
+func (b *builder) titleShared(v valCand, cands []valCand) bool {
+	t := b.a.lex.lowerTitle(v.col)
+	for _, o := range cands {
+		if o.col.Entity() != v.col.Entity() && b.a.lex.lowerTitle(o.col) == t {
+			return true
+		}
+	}
+	return false
 }
 
 // withArticle puts "a" or "an" before a noun.
