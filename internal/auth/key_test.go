@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -157,5 +158,47 @@ func TestBearerShape(t *testing.T) {
 				t.Fatalf("Identify: %v, want %v", err, tc.wantErr)
 			}
 		})
+	}
+}
+
+// BenchmarkIdentifyKey measures checking an API key among 1 and 1,000
+// configured keys: a key is found by its id and only its own hash is
+// compared, so the cost does not grow with the number of keys.
+func BenchmarkIdentifyKey(b *testing.B) {
+	for _, n := range []int{1, 1000} {
+		keys := make([]auth.Key, n)
+		var texts []string
+		for i := range keys {
+			text, k, err := auth.NewKey("user", time.Time{}, rand.Reader)
+			if err != nil {
+				b.Fatal(err)
+			}
+			keys[i], texts = k, append(texts, text)
+		}
+		a, err := auth.New(auth.Config{Keys: keys})
+		if err != nil {
+			b.Fatal(err)
+		}
+		last := texts[n-1]
+		_, secret, _ := strings.Cut(strings.TrimPrefix(last, "clk_"), "_")
+		cases := []struct {
+			name, token string
+			ok          bool
+		}{
+			{"valid", last, true},
+			{"wrong-secret", strings.TrimSuffix(last, secret) + strings.Repeat("x", len(secret)), false},
+			{"unknown-id", "clk_0123456789abcdef_" + secret, false},
+		}
+		for _, c := range cases {
+			b.Run(fmt.Sprintf("keys=%d/%s", n, c.name), func(b *testing.B) {
+				r := bearer(c.token)
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := a.Identify(r); (err == nil) != c.ok {
+						b.Fatalf("Identify: %v", err)
+					}
+				}
+			})
+		}
 	}
 }
