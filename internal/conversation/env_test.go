@@ -112,17 +112,17 @@ func (c *fakeClock) Add(d time.Duration) {
 }
 
 // hooks intercept a store's calls. Every turn reads NeverAsk once, as it
-// starts, under the conversation's lease; it saves its outcome with an
-// UpdateConversation that carries its "done" event.
+// starts, under the conversation's lease; it saves its outcome with a
+// SaveConversation that carries its "done" event.
 type hooks struct {
 	// neverAsk runs before each NeverAsk.
 	neverAsk func(ctx context.Context)
 	// saveOutcome runs before a turn's outcome is saved; an error is
 	// returned instead of saving.
 	saveOutcome func(ctx context.Context) error
-	// beforeLock runs before each Lock.
+	// beforeLock runs before each Lock, and CreateLocked.
 	beforeLock func(ctx context.Context, id string)
-	// lock is told each Lock and its result.
+	// lock is told each Lock (and CreateLocked) and its result.
 	lock func(id, owner string, ok bool)
 }
 
@@ -140,13 +140,24 @@ func (s hookedStore) NeverAsk(ctx context.Context, user string) (bool, error) {
 	return s.Store.NeverAsk(ctx, user)
 }
 
-func (s hookedStore) UpdateConversation(ctx context.Context, c *store.Conversation, events ...store.Event) ([]store.Event, error) {
-	if s.h.saveOutcome != nil && len(events) > 0 && events[len(events)-1].Type == "done" {
+func (s hookedStore) SaveConversation(ctx context.Context, w store.Save) ([]store.Event, error) {
+	if s.h.saveOutcome != nil && len(w.Events) > 0 && w.Events[len(w.Events)-1].Type == "done" {
 		if err := s.h.saveOutcome(ctx); err != nil {
 			return nil, err
 		}
 	}
-	return s.Store.UpdateConversation(ctx, c, events...)
+	return s.Store.SaveConversation(ctx, w)
+}
+
+func (s hookedStore) CreateLocked(ctx context.Context, c *store.Conversation, owner string, ttl time.Duration, events ...store.Event) ([]store.Event, error) {
+	if s.h.beforeLock != nil {
+		s.h.beforeLock(ctx, c.ID)
+	}
+	evs, err := s.Store.CreateLocked(ctx, c, owner, ttl, events...)
+	if s.h.lock != nil && (err == nil || errors.Is(err, store.ErrLocked)) {
+		s.h.lock(c.ID, owner, err == nil)
+	}
+	return evs, err
 }
 
 func (s hookedStore) Lock(ctx context.Context, id, owner string, ttl time.Duration) (bool, error) {

@@ -19,20 +19,27 @@ func leaseLost(ctx context.Context) bool {
 
 // underLease runs f while a heartbeat renews owner's lease on conversation
 // id every Options.RenewEvery. If the lease is lost, f's context is
-// cancelled with cause errLeaseLost. The heartbeat has stopped when
-// underLease returns; releasing the lease is the caller's.
-func (s *Service) underLease(ctx context.Context, id, owner string, f func(context.Context)) {
+// cancelled with cause errLeaseLost. f may stop the heartbeat early (stop
+// returns once it has stopped), before a write that releases the lease;
+// it has stopped when underLease returns. Releasing the lease is the
+// caller's, or f's.
+func (s *Service) underLease(ctx context.Context, id, owner string, f func(ctx context.Context, stop func())) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	beat, stopBeat := context.WithCancel(ctx)
+	defer stopBeat()
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		s.heartbeat(ctx, id, owner, cancel)
+		s.heartbeat(beat, id, owner, cancel)
 	}()
-	f(ctx)
-	cancel(nil)
-	wg.Wait()
+	stop := func() {
+		stopBeat()
+		wg.Wait()
+	}
+	f(ctx, stop)
+	stop()
 }
 
 // heartbeat renews owner's lease on conversation id every

@@ -43,8 +43,10 @@ type Options struct {
 	// RenewEvery is how often a running turn renews its lease (default
 	// LockTTL/3, so two renewals may fail before the lease runs out).
 	RenewEvery time.Duration
-	// PollInterval is how often followers look for events written by
-	// other instances (default 300ms).
+	// PollInterval is how often the instance's follower looks for events
+	// written by other instances, in one read for all the open streams
+	// (default 300ms). On PostgreSQL, which announces new events, it looks
+	// only every LockTTL/4 while it listens.
 	PollInterval time.Duration
 	// Keep deletes the conversations last updated more than Keep ago,
 	// with their events and query log rows (default 0: keep forever).
@@ -117,8 +119,9 @@ func New(engines Engines, st store.Store, opt Options) *Service {
 	s.instance = s.newID("i_")
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
-	s.wg.Add(1)
+	s.wg.Add(2)
 	go s.janitor(ctx)
+	go s.follow(ctx)
 	if opt.Keep > 0 || opt.AuditKeep > 0 {
 		s.wg.Add(1)
 		go s.sweeper(ctx)
@@ -126,8 +129,8 @@ func New(engines Engines, st store.Store, opt Options) *Service {
 	return s
 }
 
-// Close stops the janitor and the sweeper, cancelling a sweep under way,
-// and waits for them.
+// Close stops the janitor, the sweeper and the follower of open streams,
+// cancelling a sweep under way, and waits for them.
 func (s *Service) Close() {
 	select {
 	case <-s.stop:
@@ -241,14 +244,13 @@ func (s *Service) Ask(ctx context.Context, user string, a Ask, emit Emit) (*Resu
 	if err := s.save(c, st); err != nil {
 		return nil, err
 	}
-	// the lease is taken before the conversation exists: a follower never
-	// sees it active and free, which would make it resume the turn
+	// the lease is taken with the conversation: a follower never sees it
+	// active and free, which would make it resume the turn
 	owner := s.newID(s.instance + "/")
-	if ok, err := s.st.Lock(ctx, c.ID, owner, s.opt.LockTTL); err != nil || !ok {
-		return nil, s.lockError(err)
-	}
-	if _, err := s.st.CreateConversation(ctx, c, first); err != nil {
-		s.unlock(c.ID, owner)
+	if _, err := s.st.CreateLocked(ctx, c, owner, s.opt.LockTTL, first); err != nil {
+		if errors.Is(err, store.ErrLocked) {
+			return nil, s.lockError(nil)
+		}
 		return nil, &apperr.Error{Code: apperr.CodeInternal, Message: "could not save the conversation", Err: err}
 	}
 	s.publish(emit, first)
@@ -270,14 +272,25 @@ func (s *Service) unlock(id, owner string) {
 	}
 }
 
-// load reads a conversation of a user (another user's is "not found").
-func (s *Service) load(ctx context.Context, user, id string) (*store.Conversation, *state, error) {
+// loadRow reads a conversation of a user (another user's is "not found")
+// without decoding its state.
+func (s *Service) loadRow(ctx context.Context, user, id string) (*store.Conversation, error) {
 	c, err := s.st.Conversation(ctx, id)
 	if errors.Is(err, store.ErrNotFound) || err == nil && c.UserID != user {
-		return nil, nil, apperr.Errorf(apperr.CodeNotFound, "no conversation %q", id)
+		return nil, apperr.Errorf(apperr.CodeNotFound, "no conversation %q", id)
 	}
 	if err != nil {
-		return nil, nil, &apperr.Error{Code: apperr.CodeInternal, Message: "could not read the conversation", Err: err}
+		return nil, &apperr.Error{Code: apperr.CodeInternal, Message: "could not read the conversation", Err: err}
+	}
+	return c, nil
+}
+
+// load reads a conversation of a user (another user's is "not found")
+// and decodes its state.
+func (s *Service) load(ctx context.Context, user, id string) (*store.Conversation, *state, error) {
+	c, err := s.loadRow(ctx, user, id)
+	if err != nil {
+		return nil, nil, err
 	}
 	st := &state{}
 	if err := json.Unmarshal(c.State, st); err != nil {
@@ -302,23 +315,29 @@ func (s *Service) save(c *store.Conversation, st *state) error {
 	return nil
 }
 
-// begin loads a conversation for a new message: checks the user, expiry
-// and the message limit, and takes the lease.
+// begin loads a conversation for a new message: takes the lease, then
+// reads the conversation under it (once, decoding its state) and checks
+// the user, expiry and the message limit. A lease it cannot take is
+// reported as the conversation's state explains (not found, expired, at
+// its limit), else as busy.
 func (s *Service) begin(ctx context.Context, user, id string) (*store.Conversation, *state, string, error) {
-	c, _, err := s.load(ctx, user, id)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	if err := s.takesMessages(c); err != nil {
-		return nil, nil, "", err
-	}
 	owner := s.newID(s.instance + "/")
-	ok, err := s.st.Lock(ctx, c.ID, owner, s.opt.LockTTL)
-	if err != nil || !ok {
+	ok, err := s.st.Lock(ctx, id, owner, s.opt.LockTTL)
+	if err != nil {
 		return nil, nil, "", s.lockError(err)
 	}
-	// re-read and check again under the lease: another request may have
-	// moved it on (to its last message, or past its expiry) meanwhile
+	if !ok {
+		c, err := s.loadRow(ctx, user, id)
+		if err == nil {
+			err = s.takesMessages(c)
+		}
+		if err == nil {
+			err = s.lockError(nil)
+		}
+		return nil, nil, "", err
+	}
+	// another user's conversation (or none) was locked only for as long as
+	// this read: the lease is released before "not found" is answered
 	c, st, err := s.load(ctx, user, id)
 	if err == nil {
 		err = s.takesMessages(c)
@@ -365,48 +384,48 @@ func (s *Service) Send(ctx context.Context, user, id string, m Message, emit Emi
 	}()
 	now := s.opt.Clock().UTC()
 	c.Messages++
-	var events []store.Event
+	var (
+		ev     store.Event
+		answer *store.Answer // what the user's preferences learn from the answer
+	)
 	switch {
 	case m.Answer != nil:
-		ev, err := s.applyAnswer(ctx, c, st, *m.Answer)
-		if err != nil {
-			return nil, err
-		}
-		events = append(events, ev)
+		ev, answer, err = s.applyAnswer(c, st, *m.Answer)
 	case c.Status == store.StatusAwaiting && st.Pending != nil && !clarify.LooksLikeQuestion(m.Text):
 		// text while a question is pending answers it
-		ev, err := s.applyAnswer(ctx, c, st, Answer{ClarificationID: st.Pending.ID, FreeText: m.Text})
-		if err != nil {
-			return nil, err
-		}
-		events = append(events, ev)
+		ev, answer, err = s.applyAnswer(c, st, Answer{ClarificationID: st.Pending.ID, FreeText: m.Text})
 	default:
-		events = append(events, s.applyText(c, st, m.Text, now))
+		ev = s.applyText(c, st, m.Text, now)
+	}
+	if err != nil {
+		return nil, err
 	}
 	// the answer is saved before the turn runs: a crash now loses nothing
 	c.Status = store.StatusActive
 	c.UpdatedAt = now
-	if err := s.persist(ctx, c, st, events, emit); err != nil {
+	if err := s.persist(ctx, store.Save{Conversation: c, Events: []store.Event{ev}, Answer: answer}, st, emit); err != nil {
 		return nil, err
 	}
 	held = false
 	return s.finish(ctx, c, st, owner, emit, false)
 }
 
-// applyAnswer records an answer to the pending clarification.
-func (s *Service) applyAnswer(ctx context.Context, c *store.Conversation, st *state, a Answer) (store.Event, error) {
+// applyAnswer applies an answer to the pending clarification; it returns
+// the answer's event and, unless the answer teaches nothing about the
+// user's preferences, the answer to record with them.
+func (s *Service) applyAnswer(c *store.Conversation, st *state, a Answer) (store.Event, *store.Answer, error) {
 	p := st.Pending
 	if c.Status != store.StatusAwaiting || p == nil {
-		return store.Event{}, apperr.Errorf(apperr.CodeStaleClarification, "no clarification is waiting for an answer")
+		return store.Event{}, nil, apperr.Errorf(apperr.CodeStaleClarification, "no clarification is waiting for an answer")
 	}
 	if a.ClarificationID != p.ID {
-		return store.Event{}, apperr.Errorf(apperr.CodeStaleClarification, "clarification %q is not the one waiting (%s)", a.ClarificationID, p.ID)
+		return store.Event{}, nil, apperr.Errorf(apperr.CodeStaleClarification, "clarification %q is not the one waiting (%s)", a.ClarificationID, p.ID)
 	}
 	var r resolution
 	switch {
 	case a.Skipped:
 		if !p.AllowSkip {
-			return store.Event{}, apperr.Errorf(apperr.CodeBadRequest, "this question cannot be skipped")
+			return store.Event{}, nil, apperr.Errorf(apperr.CodeBadRequest, "this question cannot be skipped")
 		}
 		r.Skipped = true
 	case a.OptionID != "":
@@ -417,17 +436,17 @@ func (s *Service) applyAnswer(ctx context.Context, c *store.Conversation, st *st
 			}
 		}
 		if !found {
-			return store.Event{}, apperr.Errorf(apperr.CodeBadRequest, "option %q is not one of the clarification's options", a.OptionID)
+			return store.Event{}, nil, apperr.Errorf(apperr.CodeBadRequest, "option %q is not one of the clarification's options", a.OptionID)
 		}
 		r.OptionID = a.OptionID
 	case strings.TrimSpace(a.FreeText) != "":
 		ur := clarify.Interpret(a.FreeText, slotOf(p))
 		r = resolution{OptionID: ur.OptionID, FreeText: ur.FreeText, Skipped: ur.Skipped}
 		if r.Skipped && !p.AllowSkip {
-			return store.Event{}, apperr.Errorf(apperr.CodeBadRequest, "this question cannot be skipped")
+			return store.Event{}, nil, apperr.Errorf(apperr.CodeBadRequest, "this question cannot be skipped")
 		}
 	default:
-		return store.Event{}, apperr.Errorf(apperr.CodeBadRequest, "an answer needs option_id, free_text or skipped")
+		return store.Event{}, nil, apperr.Errorf(apperr.CodeBadRequest, "an answer needs option_id, free_text or skipped")
 	}
 	if p.Kind == engine.KindLLM && r.OptionID != "" {
 		r.FreeText = answerText(p, r) // the model is told the choice in words
@@ -437,20 +456,18 @@ func (s *Service) applyAnswer(ctx context.Context, c *store.Conversation, st *st
 	now := s.opt.Clock().UTC()
 	st.Turns = append(st.Turns, Turn{At: now, Role: "user", Kind: "answer", Text: answerText(p, r)})
 	// the model's questions are not learned: their options are its own
+	var rec *store.Answer
 	if !r.Skipped && p.Kind != understand.KindScope && p.Kind != engine.KindLLM {
 		value := "opt:" + r.OptionID
 		if r.OptionID == "" {
 			value = "text:" + r.FreeText
 		}
-		rec := store.Answer{UserID: c.UserID, Source: c.Source, Slot: p.Slot, Value: value, Remember: a.Remember,
+		rec = &store.Answer{UserID: c.UserID, Source: c.Source, Slot: p.Slot, Value: value, Remember: a.Remember,
 			Kind: p.Kind, BestGuess: bestGuess(p), At: now}
-		if err := s.st.RecordAnswer(ctx, rec); err != nil {
-			s.opt.Log.Warn("record answer", "err", err)
-		}
 	}
 	st.Pending = nil
 	return s.event(st, c.ID, "answer", map[string]any{"clarification_id": p.ID, "slot": p.Slot, "option_id": r.OptionID,
-		"free_text": r.FreeText, "skipped": r.Skipped, "remember": a.Remember}), nil
+		"free_text": r.FreeText, "skipped": r.Skipped, "remember": a.Remember}), rec, nil
 }
 
 // applyText handles text that is not an answer: a follow-up refining the
@@ -515,7 +532,7 @@ func (s *Service) ChangeAssumption(ctx context.Context, user, id, slot, optionID
 	ev := s.event(st, c.ID, "change", map[string]any{"slot": slot, "option_id": optionID})
 	c.Status = store.StatusActive
 	st.AnswerNow = true
-	if err := s.persist(ctx, c, st, []store.Event{ev}, emit); err != nil {
+	if err := s.persist(ctx, store.Save{Conversation: c, Events: []store.Event{ev}}, st, emit); err != nil {
 		return nil, err
 	}
 	// a changed answer is answered, never turned into a new question
@@ -542,12 +559,14 @@ func (s *Service) publish(emit Emit, evs ...store.Event) {
 	}
 }
 
-// persist saves a conversation with events (already emitted or not).
-func (s *Service) persist(ctx context.Context, c *store.Conversation, st *state, events []store.Event, emit Emit) error {
+// persist saves a conversation (w.Conversation, with its state st) and
+// what goes with it in one write, then publishes w's events.
+func (s *Service) persist(ctx context.Context, w store.Save, st *state, emit Emit) error {
+	c, events := w.Conversation, w.Events
 	if err := s.save(c, st); err != nil {
 		return err
 	}
-	stored, err := s.st.UpdateConversation(ctx, c, events...)
+	stored, err := s.st.SaveConversation(ctx, w)
 	if errors.Is(err, store.ErrConflict) {
 		return apperr.Errorf(apperr.CodeSessionBusy, "the conversation changed while this request ran; try again")
 	}
@@ -567,7 +586,7 @@ func (s *Service) persist(ctx context.Context, c *store.Conversation, st *state,
 
 // Events returns the logged events of a conversation after a sequence.
 func (s *Service) Events(ctx context.Context, user, id string, after int64) ([]store.Event, error) {
-	if _, _, err := s.load(ctx, user, id); err != nil {
+	if _, err := s.loadRow(ctx, user, id); err != nil {
 		return nil, err
 	}
 	evs, err := s.st.Events(ctx, id, after)
@@ -583,12 +602,14 @@ const maxAhead = 256
 
 // Follow sends a conversation's events after a sequence, then every new
 // one — published by this instance as it happens, or written by another
-// instance (found by polling) — until ctx ends or send fails.
+// instance (found by the instance's one follower, which watches the store
+// for every stream) — until ctx ends or send fails.
 func (s *Service) Follow(ctx context.Context, user, id string, after int64, send func(store.Event) error) error {
-	if _, _, err := s.load(ctx, user, id); err != nil {
+	c, err := s.loadRow(ctx, user, id)
+	if err != nil {
 		return err
 	}
-	sub := s.hub.subscribe(id)
+	sub := s.hub.subscribe(id, after)
 	defer s.hub.unsubscribe(id, sub)
 	// events go out in sequence with no gap: a live event ahead of one not
 	// seen yet (a follower that joined mid-turn: the turn's first events
@@ -611,6 +632,7 @@ func (s *Service) Follow(ctx context.Context, user, id string, after int64, send
 				return err
 			}
 			after = ev.Seq
+			sub.sent.Store(after)
 			interrupted = ev.Type == "interrupted"
 		}
 		for seq := range ahead {
@@ -644,18 +666,17 @@ func (s *Service) Follow(ctx context.Context, user, id string, after int64, send
 	// a turn that started but has no outcome (its client went away, or its
 	// instance died and the lease ran out) is run again for this follower
 	emit := func(ev store.Event) { _ = deliver([]store.Event{ev}) }
-	if err := s.resume(ctx, user, id, emit); err != nil {
-		return err
+	var resumed time.Time
+	if c.Status == store.StatusActive {
+		sub.active.Store(true)
+		resumed = time.Now()
+		if err := s.resume(ctx, user, id, emit); err != nil {
+			return err
+		}
 	}
-	// the lease of a turn whose instance died runs out at most LockTTL
-	// after its last renewal: trying every LockTTL/4, whatever the poll
-	// interval, resumes the turn within 1.25 LockTTL of the death
-	retry := time.NewTicker(s.opt.LockTTL / 4)
-	defer retry.Stop()
-	t := time.NewTicker(s.opt.PollInterval)
-	defer t.Stop()
 	for {
 		if interrupted {
+			resumed = time.Now()
 			if err := s.resume(ctx, user, id, emit); err != nil {
 				return err
 			}
@@ -663,11 +684,7 @@ func (s *Service) Follow(ctx context.Context, user, id string, after int64, send
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-retry.C:
-			if err := s.resume(ctx, user, id, emit); err != nil {
-				return err
-			}
-		case ev := <-sub:
+		case ev := <-sub.events:
 			if err := deliver([]store.Event{ev}); err != nil {
 				return err
 			}
@@ -676,9 +693,20 @@ func (s *Service) Follow(ctx context.Context, user, id string, after int64, send
 					return err
 				}
 			}
-		case <-t.C:
-			if err := poll(); err != nil {
-				return err
+		case <-sub.wake:
+			if sub.changed.Swap(false) {
+				if err := poll(); err != nil {
+					return err
+				}
+			}
+			// the lease of a turn whose instance died runs out at most
+			// LockTTL after its last renewal: trying every LockTTL/4
+			// resumes the turn within 1.25 LockTTL of the death
+			if sub.active.Load() && time.Since(resumed) >= s.opt.LockTTL/4 {
+				resumed = time.Now()
+				if err := s.resume(ctx, user, id, emit); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -689,7 +717,7 @@ func (s *Service) Follow(ctx context.Context, user, id string, after int64, send
 // it was cancelled with its client or died with its instance. The turn
 // runs under the follower's context, so it stops if the follower goes too.
 func (s *Service) resume(ctx context.Context, user, id string, emit Emit) error {
-	c, _, err := s.load(ctx, user, id)
+	c, err := s.loadRow(ctx, user, id)
 	if err != nil || c.Status != store.StatusActive {
 		return err
 	}
@@ -738,7 +766,7 @@ func (s *Service) Get(ctx context.Context, user, id string) (*View, error) {
 
 // Delete removes a conversation.
 func (s *Service) Delete(ctx context.Context, user, id string) error {
-	if _, _, err := s.load(ctx, user, id); err != nil {
+	if _, err := s.loadRow(ctx, user, id); err != nil {
 		return err
 	}
 	if err := s.st.DeleteConversation(ctx, id); err != nil && !errors.Is(err, store.ErrNotFound) {

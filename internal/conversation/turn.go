@@ -31,11 +31,12 @@ var stepLabels = map[string]string{
 
 // turn runs the engine on the conversation's question with the answers
 // given so far and the user's learned preferences, streams its events, and
-// saves the outcome. The caller holds the conversation's lease; the
-// returned "done" (or "interrupted") event is saved but not yet published: the caller
-// publishes it after releasing the lease, so a client that answers as soon
-// as it sees "done" never finds the conversation busy.
-func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, emit Emit, answerNow bool) (*Result, *store.Event, error) {
+// saves the outcome with its query log record, releasing the lease in the
+// same write. The caller holds the conversation's lease (l); the returned
+// "done" (or "interrupted") event is saved but not yet published: the
+// caller publishes it once the lease is released, so a client that
+// answers as soon as it sees "done" never finds the conversation busy.
+func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, l *turnLease, emit Emit, answerNow bool) (*Result, *store.Event, error) {
 	eng, err := s.engines.Engine(ctx, c.Source)
 	if err != nil {
 		return nil, nil, sourceError(c.Source, err)
@@ -86,7 +87,7 @@ func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, em
 			// the client went away: the turn stays without an outcome (a
 			// follower resumes it), but the events already sent are kept
 			// with an "interrupted" mark, so no event id is ever reused
-			return nil, s.interrupted(ctx, c, st, events), err
+			return nil, s.interrupted(ctx, c, st, l, events), err
 		}
 		code, msg := apperr.CodeOf(err), apperr.MessageOf(err)
 		if code == "" {
@@ -148,14 +149,11 @@ func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, em
 	// persist in a context that survives a client going away mid-save
 	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	if _, err := s.st.UpdateConversation(pctx, c, events...); err != nil {
+	if err := l.save(pctx, s.st, store.Save{Conversation: c, Events: events, Query: &rec}); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			return nil, nil, apperr.Errorf(apperr.CodeSessionBusy, "the conversation changed while this request ran; try again")
 		}
 		return nil, nil, &apperr.Error{Code: apperr.CodeInternal, Message: "could not save the conversation", Err: err}
-	}
-	if err := s.st.LogQuery(pctx, rec); err != nil {
-		s.opt.Log.Warn("log query", "err", err)
 	}
 	return res, &done, nil
 }
@@ -163,7 +161,7 @@ func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, em
 // interrupted saves the events of a cancelled turn and an "interrupted"
 // event, which it returns for finish to publish once the lease is free;
 // the conversation stays active.
-func (s *Service) interrupted(ctx context.Context, c *store.Conversation, st *state, events []store.Event) *store.Event {
+func (s *Service) interrupted(ctx context.Context, c *store.Conversation, st *state, l *turnLease, events []store.Event) *store.Event {
 	ev := s.event(st, c.ID, "interrupted", map[string]string{"reason": "the turn stopped when its client disconnected; it runs again when the conversation is followed"})
 	events = append(events, ev)
 	if err := s.save(c, st); err != nil {
@@ -172,7 +170,7 @@ func (s *Service) interrupted(ctx context.Context, c *store.Conversation, st *st
 	}
 	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	if _, err := s.st.UpdateConversation(pctx, c, events...); err != nil {
+	if err := l.save(pctx, s.st, store.Save{Conversation: c, Events: events}); err != nil {
 		s.opt.Log.Warn("save interrupted turn", "conversation", c.ID, "err", err)
 		return nil
 	}
@@ -180,21 +178,49 @@ func (s *Service) interrupted(ctx context.Context, c *store.Conversation, st *st
 }
 
 // finish runs a turn under the lease (renewed while it runs), releases the
-// lease, then publishes the turn's last event.
+// lease (with the turn's outcome when it is saved), then publishes the
+// turn's last event.
 func (s *Service) finish(ctx context.Context, c *store.Conversation, st *state, owner string, emit Emit, answerNow bool) (*Result, error) {
 	var (
 		res  *Result
 		done *store.Event
 		err  error
+		l    = &turnLease{owner: owner}
 	)
-	s.underLease(ctx, c.ID, owner, func(ctx context.Context) {
-		res, done, err = s.turn(ctx, c, st, emit, answerNow)
+	s.underLease(ctx, c.ID, owner, func(ctx context.Context, stop func()) {
+		l.stop = stop
+		res, done, err = s.turn(ctx, c, st, l, emit, answerNow)
 	})
-	s.unlock(c.ID, owner)
+	if !l.released {
+		s.unlock(c.ID, owner)
+	}
 	if done != nil {
 		s.publish(emit, *done)
 	}
 	return res, err
+}
+
+// turnLease is the lease a turn runs under, which the write of its
+// outcome releases.
+type turnLease struct {
+	owner string
+	// stop stops the heartbeat that renews the lease.
+	stop func()
+	// released: the lease was released with the outcome.
+	released bool
+}
+
+// save writes w and releases the lease in the same transaction, once the
+// heartbeat has stopped (a renewal after the release would take the turn
+// for lost).
+func (l *turnLease) save(ctx context.Context, st store.Store, w store.Save) error {
+	l.stop()
+	w.Unlock = l.owner
+	if _, err := st.SaveConversation(ctx, w); err != nil {
+		return err
+	}
+	l.released = true
+	return nil
 }
 
 // learned merges the user's learned preferences under the conversation's
