@@ -213,7 +213,10 @@ func openPostgresExec(t Target, opt Options) (*execPool, error) {
 	cfg.RuntimeParams["statement_timeout"] = strconv.FormatInt(opt.QueryTimeout.Milliseconds(), 10)
 	cfg.RuntimeParams["idle_in_transaction_session_timeout"] = strconv.FormatInt(opt.QueryTimeout.Milliseconds()+5000, 10)
 	cfg.BuildContextWatcherHandler = func(pc *pgconn.PgConn) ctxwatch.Handler {
-		return &pgconn.CancelRequestContextWatcherHandler{Conn: pc, DeadlineDelay: 2 * time.Second}
+		return &pgWatch{
+			cancel:   &pgconn.CancelRequestContextWatcherHandler{Conn: pc, DeadlineDelay: 2 * time.Second},
+			deadline: &pgconn.DeadlineContextWatcherHandler{Conn: pc.Conn()},
+		}
 	}
 	// Each statement ends with DISCARD ALL (exec_postgres.go), so an idle
 	// connection holds no state of the statement it ran.
@@ -339,5 +342,33 @@ func mysqlStatementAllowed(q string) error {
 			return ErrNotQuery
 		}
 		rest = strings.TrimLeft(rest, " \t\r\n(")
+	}
+}
+
+// pgWatch ends a PostgreSQL statement whose context ends. A deadline that
+// passed (a preview's budget, the query timeout) drops the connection at
+// once: the server stops the statement itself, since statement_timeout is
+// set to the same deadline, and waiting for a cancel request's round trip
+// (100 ms or more) would make the caller overrun its budget. A caller that
+// went away (cancelled, not timed out) gets a cancel request, so the server
+// stops at once rather than at the timeout.
+type pgWatch struct {
+	cancel   *pgconn.CancelRequestContextWatcherHandler
+	deadline *pgconn.DeadlineContextWatcherHandler
+	used     ctxwatch.Handler
+}
+
+func (w *pgWatch) HandleCancel(ctx context.Context) {
+	w.used = w.cancel
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		w.used = w.deadline
+	}
+	w.used.HandleCancel(ctx)
+}
+
+func (w *pgWatch) HandleUnwatchAfterCancel() {
+	if w.used != nil {
+		w.used.HandleUnwatchAfterCancel()
+		w.used = nil
 	}
 }

@@ -252,3 +252,31 @@ func TestLimitWithoutPrivilege(t *testing.T) {
 		t.Errorf("want one warning naming temp_file_limit, got %d:\n%s", n, logs.String())
 	}
 }
+
+// TestDeadlineStopsOnServer: a statement whose caller's deadline passes
+// (a preview's budget, shorter than the query timeout) returns to the
+// caller, and the server stops it too — on PostgreSQL the connection is
+// dropped rather than waiting for a cancel request, and the statement's
+// own statement_timeout, set to the same deadline, ends it there.
+func TestDeadlineStopsOnServer(t *testing.T) {
+	for _, s := range bigServers(t, 30_000, source.Options{QueryTimeout: 20 * time.Second}) {
+		t.Run(s.name, func(t *testing.T) {
+			st, err := s.g.Check("SELECT count(*) AS c FROM big a CROSS JOIN big b", nil, nil)
+			if err != nil {
+				t.Fatalf("refused by the guard: %v", err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+			defer cancel()
+			start := time.Now()
+			if _, err := s.src.Query(ctx, st.SQL, st.Args, 0); err == nil {
+				t.Fatal("the cross join finished within 200 ms: the test needs a slower statement")
+			}
+			// well before the 20 s the query timeout would allow
+			goneWithin(t, s, st.SQL, start.Add(3*time.Second))
+			// the source still answers after a dropped connection
+			if _, err := s.src.Query(context.Background(), "SELECT 1 AS one", nil, 0); err != nil {
+				t.Errorf("after the deadline: %v", err)
+			}
+		})
+	}
+}
