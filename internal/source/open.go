@@ -105,12 +105,14 @@ func OpenDB(ctx context.Context, t Target) (*sql.DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", t.Display, err)
 	}
+	// as many idle connections as open ones (setPoolSize): the metadata
+	// and value loads come in bursts, and database/sql's default of two
+	// idle closed and reopened a session for most of a burst
 	if t.Dialect == model.SQLite {
-		db.SetMaxOpenConns(4)
+		setPoolSize(db, 4)
 	} else {
-		db.SetMaxOpenConns(10)
+		setPoolSize(db, 10)
 	}
-	db.SetConnMaxIdleTime(5 * time.Minute)
 	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := db.PingContext(pctx); err != nil {
