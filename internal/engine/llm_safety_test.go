@@ -266,17 +266,27 @@ func modelOn(t *testing.T, src *source.Source, stmts []string) (*engine.Engine, 
 		PreviewBudget: time.Minute, SuggestBudget: time.Minute}), srv
 }
 
-// modelTurn runs one scoped turn and checks it made exactly the n-th model
-// call: the replies and the statements stay paired.
-func modelTurn(t *testing.T, e *engine.Engine, srv *llmtest.Server, n int, req engine.Request) (*engine.Outcome, error) {
+// modelTurn runs one turn of an engine of its own on src whose model
+// replies with stmt. A statement comparing a column with a value the data
+// does not hold, where it holds one the model may have meant, makes a
+// turn nobody can answer ask the model once more for its best guess
+// (docs/llm.md); the model then gives the same statement again. So the
+// turn makes one call, or two of which the second carries the best guess.
+func modelTurn(t *testing.T, src *source.Source, stmt string, req engine.Request) (*engine.Outcome, *llmtest.Server, error) {
 	t.Helper()
+	e, srv := modelOn(t, src, []string{stmt, stmt})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	out, err := e.Turn(ctx, req)
-	if got := srv.Requests(); got != n {
-		t.Fatalf("after turn %d the model was called %d times, want %d: replies and statements are out of step", n, got, n)
+	switch n := srv.Requests(); {
+	case n == 2 && req.Interactive:
+		t.Fatalf("an interactive turn called the model twice: it asks the user instead")
+	case n == 2 && !strings.Contains(fmt.Sprint(srv.Bodies()[1]["messages"]), "best guess"):
+		t.Fatalf("the model was called twice without a best guess to carry:\n  %s", stmt)
+	case n != 1 && n != 2:
+		t.Fatalf("the model was called %d times in one turn, want 1 (or 2 for a best guess)", n)
 	}
-	return out, err
+	return out, srv, err
 }
 
 // corpusEntry is one statement of the guard's corpora.
@@ -361,16 +371,11 @@ func TestLLMHostileCorpora(t *testing.T) {
 		t.Run(db.name, func(t *testing.T) {
 			w := db.open(t, labsOpts{})
 			entries := guardCorpus(t, w.d, "hostile")
-			stmts := make([]string, len(entries))
-			for i, en := range entries {
-				stmts[i] = en.sql
-			}
-			e, srv := modelOn(t, w.src, stmts)
 			base := w.state(t)
 			codes := map[apperr.Code]int{}
 			var unbound []string
-			for i, en := range entries {
-				out, err := modelTurn(t, e, srv, i+1, engine.Request{Question: scopedQuestion})
+			for _, en := range entries {
+				out, _, err := modelTurn(t, w.src, en.sql, engine.Request{Question: scopedQuestion})
 				code := apperr.CodeOf(err)
 				codes[code]++
 				switch {
@@ -433,16 +438,14 @@ func TestLLMScopeProperty(t *testing.T) {
 				{"a user limited to L2", engine.Request{Question: "list the analytes with the most results", Scope: understand.NewScopeLimit([]string{"L2"})}},
 			} {
 				t.Run(how.name, func(t *testing.T) {
-					eFull, sFull := modelOn(t, full.src, stmts)
-					eOnly, sOnly := modelOn(t, only.src, stmts)
 					accepted := 0
 					for i, q := range stmts {
 						label := fmt.Sprintf("random #%d", i-len(contained))
 						if i < len(contained) {
 							label = contained[i].name
 						}
-						a, errA := modelTurn(t, eFull, sFull, i+1, how.req)
-						b, errB := modelTurn(t, eOnly, sOnly, i+1, how.req)
+						a, _, errA := modelTurn(t, full.src, q, how.req)
+						b, _, errB := modelTurn(t, only.src, q, how.req)
 						if apperr.CodeOf(errA) != apperr.CodeOf(errB) {
 							t.Errorf("%s: %v on all the data, %v on L2's only\n  %s", label, errA, errB, q)
 							continue
@@ -581,10 +584,13 @@ func TestLLMInjection(t *testing.T) {
 			w := db.open(t, labsOpts{m: m, plant: []string{
 				"INSERT INTO {ns}lab_results (id, patient_id, analyte, value, unit, reference_low, reference_high, test_date) VALUES (999999, 'L2', " +
 					sqlString(value) + ", 5.0, 'mmol/L', 3.9, 5.6, '2024-01-15')"}})
-			e, srv := modelOn(t, w.src, stmts)
 			base := w.state(t)
-			for i, o := range obey {
-				_, err := modelTurn(t, e, srv, i+1, engine.Request{Question: scopedQuestion})
+			var first *llmtest.Server
+			for _, o := range obey {
+				_, srv, err := modelTurn(t, w.src, o.sql, engine.Request{Question: scopedQuestion})
+				if first == nil {
+					first = srv
+				}
 				if code := apperr.CodeOf(err); code != o.code {
 					t.Errorf("a reply that obeys the injection (%s): %v, want %s\n  %s", o.name, err, o.code, o.sql)
 				}
@@ -593,7 +599,7 @@ func TestLLMInjection(t *testing.T) {
 					base = w.state(t)
 				}
 			}
-			bodies := srv.Bodies()
+			bodies := first.Bodies()
 			msgs, _ := bodies[0]["messages"].([]any)
 			if len(msgs) != 2 {
 				t.Fatalf("%d messages, want system and user", len(msgs))
