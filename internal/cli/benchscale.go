@@ -94,7 +94,7 @@ type answerFigs struct {
 type clarifyFigs struct {
 	Question string `json:"question"`
 	// FirstMS is the warm-up turn, the first time the question is asked,
-	// and PreviewsFirst the options it showed with a preview.
+	// and PreviewsFirst the options it showed with a preview figure.
 	FirstMS       float64 `json:"first_ms"`
 	PreviewsFirst int     `json:"previews_first"`
 	Turn          spread  `json:"turn_ms"`
@@ -103,7 +103,8 @@ type clarifyFigs struct {
 	// Previewable is whether the engine previews options of this kind.
 	Previewable bool `json:"previewable"`
 	// PreviewsMin and PreviewsMax are the fewest and most options shown
-	// with a preview in a timed round: the others missed the budget.
+	// with a preview figure in a timed round: the others missed the
+	// budget (no preview, or one marked not counted).
 	PreviewsMin int `json:"previews_min"`
 	PreviewsMax int `json:"previews_max"`
 }
@@ -503,7 +504,9 @@ func timeClarify(ctx context.Context, eng *engine.Engine, q string, rounds int) 
 		f.Kind, f.Options, f.Previewable = c.Kind, len(c.Options), previewKinds[c.Kind]
 		shown := 0
 		for _, o := range c.Options {
-			if o.Preview != nil {
+			// a preview whose count missed the budget says "not counted in
+			// time" instead of a figure: it does not count
+			if o.Preview != nil && !o.Preview.NotCounted {
 				shown++
 			}
 		}
