@@ -84,7 +84,7 @@ func (e *env) eval(ctx context.Context, args []string) error {
 			o.Source().Close()
 		}
 	}()
-	open := func(ctx context.Context, s *eval.Suite) (*engine.Engine, string, error) {
+	openSuite := func(ctx context.Context, s *eval.Suite) (*engine.Engine, string, error) {
 		for _, n := range reg.Names() {
 			if n == s.Source {
 				if err := e.ensureDemo(ctx, reg, cfg, dir); err != nil {
@@ -121,6 +121,15 @@ func (e *env) eval(ctx context.Context, args []string) error {
 			opened = append(opened, en)
 		}
 		return en, draftNote(info), err
+	}
+	// cases run on a warm source: a cold one answers at once from part of
+	// its stored values, so results would depend on how fast they load
+	open := func(ctx context.Context, s *eval.Suite) (*engine.Engine, string, error) {
+		en, note, err := openSuite(ctx, s)
+		if err == nil {
+			err = en.WarmValues(ctx)
+		}
+		return en, note, err
 	}
 	var results []*eval.SuiteResult
 	for _, s := range suites {

@@ -551,3 +551,22 @@ func scopeNoun(m *model.Model) string {
 	}
 	return "record"
 }
+
+// WarmValues waits until the stored values of every column the
+// understanding reads values from are loaded (a cold source answers at
+// once from what it has, while they load in the background). For runs
+// whose results must not depend on how fast the cache fills: evaluation.
+func (e *Engine) WarmValues(ctx context.Context) error {
+	cat := e.src.Catalog()
+	for _, ent := range e.src.Model.Entities {
+		for _, c := range ent.Columns {
+			if c.Values == nil || !c.FromDatabase() {
+				continue
+			}
+			if _, _, err := cat.CountedValues(ctx, c); err != nil {
+				return fmt.Errorf("load the values of %s.%s: %w", ent.Name, c.Name, err)
+			}
+		}
+	}
+	return nil
+}
