@@ -352,3 +352,22 @@ func TestWarmValues(t *testing.T) {
 		t.Fatal("the trades model has no column with stored values: the test checks nothing")
 	}
 }
+
+// TestColdSmallSource: the first question on a freshly opened small source
+// reads all its stored values (they load well within the cold wait), so a
+// company named by part of its stored name is found at once, not asked
+// about as an unknown word.
+func TestColdSmallSource(t *testing.T) {
+	src := demotest.Source(t, "trades", source.Options{})
+	e := engine.New(src, engine.Options{Now: func() time.Time { return demotest.AsOf }})
+	out, err := e.Turn(context.Background(), engine.Request{Question: "which exchange is Coca-Cola listed on?", Interactive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Status != engine.StatusAnswered {
+		t.Fatalf("status %s (%+v): want answered on the first question", out.Status, out.Clarification)
+	}
+	if len(out.Answer.Rows) != 1 {
+		t.Errorf("rows %v: want Coca-Cola's exchange", out.Answer.Rows)
+	}
+}

@@ -130,6 +130,7 @@ func (a *Analyzer) index(ctx context.Context) *storedValues {
 	a.mu.Lock()
 	if a.vx == nil {
 		a.mu.Unlock()
+		settle(ctx, a.model, a.cat)
 		vx := buildValueIndex(ctx, a.model, a.cat, a.lex)
 		a.mu.Lock()
 		if a.vx == nil {
@@ -145,6 +146,40 @@ func (a *Analyzer) index(ctx context.Context) *storedValues {
 	}
 	a.mu.Unlock()
 	return vx
+}
+
+// coldWait is how long the first question on a cold source waits for the
+// stored values to load before it goes on with what it has (the model's
+// values and a bounded lookup of its own words). A small source loads in
+// far less, so its first question reads all of them, as later ones do; a
+// big one is not waited for.
+const coldWait = 150 * time.Millisecond
+
+// settle starts the load of every column's stored values at once and waits
+// up to coldWait for them all, when the catalog loads in the background
+// (a Prober); otherwise each load is waited for as the index reads it.
+func settle(ctx context.Context, m *model.Model, cat Catalog) {
+	p, ok := cat.(Prober)
+	if !ok {
+		return
+	}
+	var cols []*model.Column
+	for _, e := range m.Entities {
+		for _, c := range e.Columns {
+			if c.Values != nil && c.FromDatabase() {
+				cols = append(cols, c)
+				_, _, _, _ = p.Snapshot(ctx, c) // starts its load
+			}
+		}
+	}
+	wctx, cancel := context.WithTimeout(ctx, coldWait)
+	defer cancel()
+	for _, c := range cols {
+		// a failed load is noted by the index; only the wait ends it here
+		if _, _, _ = cat.CountedValues(wctx, c); wctx.Err() != nil {
+			return
+		}
+	}
 }
 
 // rebuild starts rebuilding the value index for catalog version v in the
