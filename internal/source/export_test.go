@@ -43,9 +43,3 @@ func (l *limiter) State() (running, waiting, users [2]int) {
 	}
 	return running, waiting, users
 }
-
-// SQLiteExecParams are the URI parameters of the SQLite execution pool.
-const SQLiteExecParams = sqliteExecParams
-
-// SQLiteURI turns a file path into a SQLite URI with params.
-var SQLiteURI = sqliteURI

@@ -106,28 +106,8 @@ func sqliteURI(path, params string) string {
 }
 
 // sqliteExecParams open the file read-only and defensive, with no trust in
-// the schema (views and triggers cannot call functions with side effects),
-// and read it through a memory mapping of up to sqliteMmapSize bytes.
-//
-// The mapping is for speed, not safety. modernc.org/sqlite is built with
-// SQLITE_ENABLE_MEMORY_MANAGEMENT, so every connection of the process
-// draws its page cache from one shared pool, and a connection that has
-// filled its own share takes the pool's least recently used page, often
-// another connection's. Any other connection reading the file (the
-// metadata pool, value loads, a caller's own pool) thus evicted the pages
-// a statement here had just read, and each page it read again cost a
-// read system call: statements that look up many rows by rowid ran up to
-// three times slower than on a connection left alone (docs/bench.md).
-// Mapped pages are read from the operating system's cache without a
-// system call, whatever the shared pool keeps. SQLite maps the file
-// read-only here (mode=ro) and never writes through the mapping; a
-// failed mapping (too little address space) falls back to reads.
-const sqliteExecParams = "mode=ro&_defensive=1&_pragma=query_only(1)&_pragma=trusted_schema(0)&_pragma=busy_timeout(5000)&_pragma=mmap_size(" + sqliteMmapSize + ")"
-
-// sqliteMmapSize is the largest part of a database file mapped: SQLite's
-// own ceiling on Linux (SQLITE_MAX_MMAP_SIZE, just under 2 GiB); the rest
-// of a larger file is read as before.
-const sqliteMmapSize = "2147418112"
+// the schema (views and triggers cannot call functions with side effects).
+const sqliteExecParams = "mode=ro&_defensive=1&_pragma=query_only(1)&_pragma=trusted_schema(0)&_pragma=busy_timeout(5000)"
 
 func openSQLiteExec(t Target) (*execPool, error) {
 	base, err := sqlite.NewConnector(sqliteURI(t.DSN, sqliteExecParams))
