@@ -101,7 +101,7 @@ var steps = []string{
 // the list complete: a package whose name starts or ends with "test" must
 // be here.
 var testHelpers = []string{
-	"internal/testdb", "internal/llm/llmtest", "internal/demo/demotest", "internal/store/storetest",
+	"internal/testdb", "internal/llm/llmtest", "internal/demo/demotest", "internal/store/storetest", "internal/guard/corpustest",
 	"internal/leaktest",
 }
 
@@ -222,7 +222,7 @@ var rules = []rule{
 	},
 	{
 		name: "test helpers are imported only by tests",
-		doc:  "testdb, llmtest, demotest, storetest and leaktest exist for _test.go files",
+		doc:  "testdb, llmtest, demotest, storetest, leaktest and corpustest exist for _test.go files",
 		from: []string{"..."}, notFrom: testHelpers,
 		deny: testHelpers,
 	},

@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"bufio"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -21,6 +20,7 @@ import (
 	"github.com/clarify-sql/clarify/internal/demo/demotest"
 	"github.com/clarify-sql/clarify/internal/demo/models"
 	"github.com/clarify-sql/clarify/internal/engine"
+	"github.com/clarify-sql/clarify/internal/guard/corpustest"
 	"github.com/clarify-sql/clarify/internal/llm"
 	"github.com/clarify-sql/clarify/internal/llm/llmtest"
 	"github.com/clarify-sql/clarify/internal/model"
@@ -297,61 +297,17 @@ type corpusEntry struct {
 	args bool
 }
 
-// guardCorpus reads internal/guard/testdata/corpus/DIALECT/KIND.sql in the
-// guard's format ("-- name:" starts an entry, "-- key: value" header
-// lines follow, then the statement). Arguments are dropped: a model's
-// statement has none.
+// guardCorpus reads the guard's corpus of a dialect and kind
+// (corpustest). Arguments are dropped: a model's statement has none.
 func guardCorpus(t *testing.T, d model.Dialect, kind string) []corpusEntry {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "guard", "testdata", "corpus", string(d), kind+".sql"))
+	read, err := corpustest.Read(corpustest.Path(string(d), kind))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var out []corpusEntry
-	var cur *corpusEntry
-	var body []string
-	header := false
-	flush := func() {
-		if cur != nil {
-			cur.sql = strings.TrimSpace(strings.Join(body, "\n"))
-			out = append(out, *cur)
-		}
-	}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if name, ok := strings.CutPrefix(line, "-- name: "); ok {
-			flush()
-			cur, body, header = &corpusEntry{name: name}, nil, true
-			continue
-		}
-		if cur == nil {
-			continue
-		}
-		if header {
-			if v, ok := strings.CutPrefix(line, "-- code: "); ok {
-				cur.code = v
-				continue
-			}
-			if strings.HasPrefix(line, "-- args: ") {
-				cur.args = true
-				continue
-			}
-			if strings.HasPrefix(line, "-- model: ") || strings.HasPrefix(line, "-- scope: ") {
-				continue
-			}
-			header = false
-		}
-		body = append(body, line)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	flush()
-	if len(out) == 0 {
-		t.Fatalf("no entries in the %s %s corpus", d, kind)
+	out := make([]corpusEntry, len(read))
+	for i, r := range read {
+		out[i] = corpusEntry{name: r.Name, code: r.Code, sql: r.SQL, args: r.Args != nil}
 	}
 	return out
 }

@@ -1,17 +1,15 @@
 package guard_test
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/clarify-sql/clarify/internal/demo/demotest"
 	"github.com/clarify-sql/clarify/internal/guard"
+	"github.com/clarify-sql/clarify/internal/guard/corpustest"
 	"github.com/clarify-sql/clarify/internal/model"
 )
 
@@ -28,83 +26,27 @@ type entry struct {
 
 func (e entry) String() string { return fmt.Sprintf("%s (line %d)", e.Name, e.Line) }
 
-// loadCorpus reads one corpus file. An entry starts with "-- name: N",
-// followed by optional "-- model: M", "-- scope: VALUE|none|both",
-// "-- args: a|#2" and "-- code: CODE" lines, then the statement up to the
-// next entry.
+// loadCorpus reads one corpus file (corpustest.Read) and gives each entry
+// the scopes it is checked in.
 func loadCorpus(t testing.TB, d model.Dialect, kind string) []entry {
 	t.Helper()
-	path := filepath.Join("testdata", "corpus", string(d), kind+".sql")
-	f, err := os.Open(path)
+	read, err := corpustest.Read(filepath.Join("testdata", "corpus", string(d), kind+".sql"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var out []entry
-	var cur *entry
-	var body []string
-	header := false
-	flush := func() {
-		if cur == nil {
-			return
+	out := make([]entry, len(read))
+	for i, r := range read {
+		e := entry{Name: r.Name, Model: r.Model, Args: r.Args, Code: r.Code, SQL: r.SQL, Line: r.Line}
+		switch r.Scope {
+		case "", "none":
+			e.Scopes = []*guard.Scope{nil}
+		case "both":
+			e.Scopes = []*guard.Scope{nil, {Value: "L2"}}
+		default:
+			e.Scopes = []*guard.Scope{{Value: r.Scope}}
 		}
-		cur.SQL = strings.TrimSpace(strings.Join(body, "\n"))
-		if len(cur.Scopes) == 0 {
-			cur.Scopes = []*guard.Scope{nil}
-		}
-		out = append(out, *cur)
+		out[i] = e
 	}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		if name, ok := strings.CutPrefix(line, "-- name: "); ok {
-			flush()
-			cur, body, header = &entry{Name: name, Model: "labs", Line: n}, nil, true
-			continue
-		}
-		if cur == nil {
-			continue
-		}
-		if header {
-			if v, ok := strings.CutPrefix(line, "-- model: "); ok {
-				cur.Model = v
-				continue
-			}
-			if v, ok := strings.CutPrefix(line, "-- scope: "); ok {
-				switch v {
-				case "none":
-					cur.Scopes = []*guard.Scope{nil}
-				case "both":
-					cur.Scopes = []*guard.Scope{nil, {Value: "L2"}}
-				default:
-					cur.Scopes = []*guard.Scope{{Value: v}}
-				}
-				continue
-			}
-			if v, ok := strings.CutPrefix(line, "-- args: "); ok {
-				for _, a := range strings.Split(v, "|") {
-					if n, isInt := strings.CutPrefix(a, "#"); isInt {
-						i, _ := strconv.Atoi(n)
-						cur.Args = append(cur.Args, int64(i))
-						continue
-					}
-					cur.Args = append(cur.Args, a)
-				}
-				continue
-			}
-			if v, ok := strings.CutPrefix(line, "-- code: "); ok {
-				cur.Code = v
-				continue
-			}
-			header = false
-		}
-		body = append(body, line)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	flush()
 	return out
 }
 
