@@ -558,14 +558,9 @@ func scopeNoun(m *model.Model) string {
 // whose results must not depend on how fast the cache fills: evaluation.
 func (e *Engine) WarmValues(ctx context.Context) error {
 	cat := e.src.Catalog()
-	for _, ent := range e.src.Model.Entities {
-		for _, c := range ent.Columns {
-			if c.Values == nil || !c.FromDatabase() {
-				continue
-			}
-			if _, _, err := cat.CountedValues(ctx, c); err != nil {
-				return fmt.Errorf("load the values of %s.%s: %w", ent.Name, c.Name, err)
-			}
+	for _, c := range understand.StoredValueColumns(e.src.Model) {
+		if _, _, err := cat.CountedValues(ctx, c); err != nil {
+			return fmt.Errorf("load the values of %s.%s: %w", c.Entity().Name, c.Name, err)
 		}
 	}
 	return nil

@@ -188,7 +188,7 @@ func (e *Engine) llmTurn(ctx context.Context, req Request) (*Outcome, error) {
 		ask := reply.Clarification
 		answers := reply.Kind == llmreply.KindSQL || reply.Kind == llmreply.KindPlan
 		if answers {
-			ask = valueQuestion(reply.Values, req.Resolved)
+			ask = valueQuestion(m, reply.Values, req.Resolved)
 		}
 		if ask == nil || (answers && round > 0) {
 			break
@@ -300,16 +300,21 @@ func (e *Engine) modelReply(ctx context.Context, req Request, q *query.Query, lr
 // you mean by "vitamin d"?", the values as options, the closest the best
 // guess. A value the user already chose (the question is resolved) or one
 // with nothing close is not asked: it stays an assumption the answer shows.
-func valueQuestion(vals []llmreply.Value, resolved map[string]understand.Resolution) *llmreply.Clarification {
+func valueQuestion(m *model.Model, vals []llmreply.Value, resolved map[string]understand.Resolution) *llmreply.Clarification {
 	for _, v := range vals {
 		if v.Valid || len(v.Alternatives) == 0 {
 			continue
 		}
-		col := v.Column
-		if _, c, ok := strings.Cut(col, "."); ok {
-			col = c
+		noun := v.Column
+		if ent, col, ok := strings.Cut(v.Column, "."); ok {
+			noun = col
+			if e := m.Entity(ent); e != nil {
+				if c := e.Column(col); c != nil {
+					noun = strings.ToLower(c.Title())
+				}
+			}
 		}
-		c := &llmreply.Clarification{Question: fmt.Sprintf("Which %s did you mean by %q?", strings.ReplaceAll(col, "_", " "), v.Literal)}
+		c := &llmreply.Clarification{Question: fmt.Sprintf("Which %s did you mean by %q?", noun, v.Literal)}
 		if _, done := resolved[slotKey(c.Question)]; done {
 			continue
 		}

@@ -163,14 +163,9 @@ func settle(ctx context.Context, m *model.Model, cat Catalog) {
 	if !ok {
 		return
 	}
-	var cols []*model.Column
-	for _, e := range m.Entities {
-		for _, c := range e.Columns {
-			if c.Values != nil && c.FromDatabase() {
-				cols = append(cols, c)
-				_, _, _, _ = p.Snapshot(ctx, c) // starts its load
-			}
-		}
+	cols := StoredValueColumns(m)
+	for _, c := range cols {
+		_, _, _, _ = p.Snapshot(ctx, c) // starts its load
 	}
 	wctx, cancel := context.WithTimeout(ctx, coldWait)
 	defer cancel()
@@ -180,6 +175,20 @@ func settle(ctx context.Context, m *model.Model, cat Catalog) {
 			return
 		}
 	}
+}
+
+// StoredValueColumns are the columns whose values understanding reads
+// from the database (a value list the model says comes from the data).
+func StoredValueColumns(m *model.Model) []*model.Column {
+	var cols []*model.Column
+	for _, e := range m.Entities {
+		for _, c := range e.Columns {
+			if c.Values != nil && c.FromDatabase() {
+				cols = append(cols, c)
+			}
+		}
+	}
+	return cols
 }
 
 // rebuild starts rebuilding the value index for catalog version v in the
