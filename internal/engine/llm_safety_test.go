@@ -165,11 +165,11 @@ func sqliteLabs(t *testing.T, o labsOpts) labsDB {
 	}}
 }
 
-// pgLabs loads the labs demo into a private PostgreSQL schema.
-func pgLabs(t *testing.T, o labsOpts) labsDB {
+// serverLabs loads the labs demo with load into namespace ns of a
+// server, prepares it as o says and opens it as a source.
+func serverLabs(t *testing.T, o labsOpts, admin *sql.DB, ns, dsn string, load func(context.Context, *sql.DB, string, string, demo.Options) error) *source.Source {
 	t.Helper()
-	admin, ns, dsn := testdb.PostgresSchema(t, "t_llmsafe")
-	if err := demo.LoadPostgres(context.Background(), admin, "labs", ns, demo.Options{AsOf: demotest.AsOf}); err != nil {
+	if err := load(context.Background(), admin, "labs", ns, demo.Options{AsOf: demotest.AsOf}); err != nil {
 		t.Fatal(err)
 	}
 	o.prepare(t, admin, ns+".")
@@ -178,6 +178,14 @@ func pgLabs(t *testing.T, o labsOpts) labsDB {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { src.Close() })
+	return src
+}
+
+// pgLabs loads the labs demo into a private PostgreSQL schema.
+func pgLabs(t *testing.T, o labsOpts) labsDB {
+	t.Helper()
+	admin, ns, dsn := testdb.PostgresSchema(t, "t_llmsafe")
+	src := serverLabs(t, o, admin, ns, dsn, demo.LoadPostgres)
 	return labsDB{d: model.Postgres, src: src, admin: admin, ns: ns + ".", state: func(t *testing.T) string {
 		return dataDump(t, admin, ns+".") + "|" +
 			// the tables of this test's schema and of public: other tests
@@ -192,15 +200,7 @@ func pgLabs(t *testing.T, o labsOpts) labsDB {
 func mysqlLabs(t *testing.T, o labsOpts) labsDB {
 	t.Helper()
 	admin, ns, dsn := testdb.MySQLDatabase(t, "t_llmsafe")
-	if err := demo.LoadMySQL(context.Background(), admin, "labs", ns, demo.Options{AsOf: demotest.AsOf}); err != nil {
-		t.Fatal(err)
-	}
-	o.prepare(t, admin, ns+".")
-	src, err := source.Open(context.Background(), "labs", dsn, o.model(t), safetyOpt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { src.Close() })
+	src := serverLabs(t, o, admin, ns, dsn, demo.LoadMySQL)
 	return labsDB{d: model.MySQL, src: src, admin: admin, ns: ns + ".", state: func(t *testing.T) string {
 		return dataDump(t, admin, ns+".") + "|" +
 			// this test's database and the shared test database only: other
