@@ -328,6 +328,15 @@ func compileCases() []compileCase {
 			q.Group = []query.Group{{Entity: s.entity("customers")}}
 			return q
 		}},
+		{"group_by_parent_count_of_matching_children", func(s shop) *query.Query {
+			// the condition is on the orders counted: customers without a
+			// delivered order are left out, not listed at 0
+			q := s.list("orders", s.filter("orders", "status = 'delivered'"), s.filter("customers", "city = 'Oslo'"))
+			q.Intent = query.IntentGroup
+			q.Agg = &query.Agg{Func: "count", Label: "number of orders"}
+			q.Group = []query.Group{{Entity: s.entity("customers")}}
+			return q
+		}},
 		{"group_by_child_column", func(s shop) *query.Query {
 			q := s.list("customers")
 			q.Intent = query.IntentGroup

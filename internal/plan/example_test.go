@@ -56,10 +56,10 @@ entities:
 		fmt.Printf("%s: %s\n%v\n", d, p.SQL, p.Args)
 	}
 	// Output:
-	// sqlite: SELECT "customers"."id" AS "customer_id", "customers"."name" AS "name", COALESCE(clarify_agg.clarify_value, 0) AS "number_of_orders" FROM "customers" LEFT JOIN (SELECT "customers"."id" AS clarify_key, COUNT(*) AS clarify_value FROM "orders" JOIN "customers" ON "customers"."id" = "orders"."customer_id" WHERE "orders"."status" = ? GROUP BY "customers"."id") AS clarify_agg ON clarify_agg.clarify_key = "customers"."id" ORDER BY "number_of_orders" DESC, "customers"."id", "customers"."name" LIMIT ?
+	// sqlite: SELECT "customers"."id" AS "customer_id", "customers"."name" AS "name", COUNT(*) AS "number_of_orders" FROM "orders" JOIN "customers" ON "customers"."id" = "orders"."customer_id" WHERE "orders"."status" = ? GROUP BY "customers"."id", "customers"."name" ORDER BY "number_of_orders" DESC, "customers"."id", "customers"."name" LIMIT ?
 	// [shipped 101]
-	// postgres: SELECT "customers"."id" AS "customer_id", "customers"."name" AS "name", COALESCE(clarify_agg.clarify_value, 0) AS "number_of_orders" FROM "customers" LEFT JOIN (SELECT "customers"."id" AS clarify_key, COUNT(*) AS clarify_value FROM "orders" JOIN "customers" ON "customers"."id" = "orders"."customer_id" WHERE "orders"."status" = $1 GROUP BY "customers"."id") AS clarify_agg ON clarify_agg.clarify_key = "customers"."id" ORDER BY "number_of_orders" DESC, "customers"."id", "customers"."name" LIMIT $2
+	// postgres: SELECT "customers"."id" AS "customer_id", "customers"."name" AS "name", COUNT(*) AS "number_of_orders" FROM "orders" JOIN "customers" ON "customers"."id" = "orders"."customer_id" WHERE "orders"."status" = $1 GROUP BY "customers"."id", "customers"."name" ORDER BY "number_of_orders" DESC, "customers"."id", "customers"."name" LIMIT $2
 	// [shipped 101]
-	// mysql: SELECT `customers`.`id` AS `customer_id`, `customers`.`name` AS `name`, COALESCE(clarify_agg.clarify_value, 0) AS `number_of_orders` FROM `customers` LEFT JOIN (SELECT `customers`.`id` AS clarify_key, COUNT(*) AS clarify_value FROM `orders` JOIN `customers` ON `customers`.`id` = `orders`.`customer_id` WHERE `orders`.`status` = ? GROUP BY `customers`.`id`) AS clarify_agg ON clarify_agg.clarify_key = `customers`.`id` ORDER BY `number_of_orders` DESC, `customers`.`id`, `customers`.`name` LIMIT ?
+	// mysql: SELECT `customers`.`id` AS `customer_id`, `customers`.`name` AS `name`, COUNT(*) AS `number_of_orders` FROM `orders` JOIN `customers` ON `customers`.`id` = `orders`.`customer_id` WHERE `orders`.`status` = ? GROUP BY `customers`.`id`, `customers`.`name` ORDER BY `number_of_orders` DESC, `customers`.`id`, `customers`.`name` LIMIT ?
 	// [shipped 101]
 }

@@ -74,14 +74,31 @@ func parentQuery(m *model.Model, q *query.Query, e *model.Entity) (*query.Query,
 	return out, true
 }
 
+// childRestricted reports whether q restricts its base rows by something
+// that is not about parent e: a filter or period on the children, or a
+// count or latest-date condition among them.
+func childRestricted(m *model.Model, q *query.Query, e *model.Entity) bool {
+	about := func(x *model.Entity) bool { return x == e || onPath(m, q.Base, e, x) }
+	for _, f := range q.Filters {
+		rows := f.Entity
+		if f.Via != nil {
+			rows = f.Via.Entity()
+		}
+		if f.Count != nil || f.LatestOf != nil || !about(rows) {
+			return true
+		}
+	}
+	return q.Window != nil && !about(q.Window.Column.Entity())
+}
+
 // emptyParents says which parents an aggregate per parent e of q's base
-// rows leaves out: "" when it keeps those with no base rows (at 0), else
+// rows (a breakdown when group, else a ranking) leaves out: "" when it keeps those with no base rows (at 0), else
 // "among customers with at least one order".
-func emptyParents(m *model.Model, q *query.Query, e *model.Entity, a query.Agg) string {
+func emptyParents(m *model.Model, q *query.Query, e *model.Entity, a query.Agg, group bool) string {
 	if e == q.Base {
 		return ""
 	}
-	if _, ok := parentQuery(m, q, e); ok && zeroWhenEmpty(a) {
+	if _, ok := parentQuery(m, q, e); ok && zeroWhenEmpty(a) && !(group && childRestricted(m, q, e)) {
 		return ""
 	}
 	return "among " + e.PluralLabel() + " with at least one " + q.Base.Singular()
@@ -147,9 +164,20 @@ func (c *compiler) rankParents() (*Plan, bool, error) {
 
 // groupParents compiles an aggregate per parent entity, parents without
 // children at 0 (see perParent).
+//
+// Only a breakdown of all the parents lists those without children: when
+// the question restricts the rows counted (a filter or a period on the
+// children), it is about the parents that have such rows, and a parent
+// without any is left out as before — listing it at 0 would show rows the
+// question's condition excludes ("per continent, for countries with life
+// expectancy under 72"). A ranking keeps them (see rankParents): "the
+// customer with the fewest delivered orders" may be one with none.
 func (c *compiler) groupParents() (*Plan, bool, error) {
 	g := c.q.Group[0]
 	e := g.Entity
+	if childRestricted(c.m, c.q, e) {
+		return nil, false, nil
+	}
 	k, d := e.KeyColumn(), e.DisplayColumn()
 	o, body, name, ok, err := c.perParent(e, *c.q.Agg, aggMeta(*c.q.Agg), func(o *compiler) {
 		if d != nil && d != k {

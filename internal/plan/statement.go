@@ -143,11 +143,11 @@ func Statement(m *model.Model, q *query.Query) string {
 	// only those with some are ranked or listed, and the statement says so
 	switch {
 	case q.Rank != nil && !(q.Rank.Metric.Column != nil && q.Rank.Metric.Column.Entity() == q.Rank.Entity && q.Base == q.Rank.Entity):
-		if s := emptyParents(m, q, q.Rank.Entity, q.Rank.Metric); s != "" {
+		if s := emptyParents(m, q, q.Rank.Entity, q.Rank.Metric, false); s != "" {
 			parts = append(parts, s)
 		}
 	case q.Agg != nil && len(q.Group) == 1 && q.Group[0].Entity != nil && q.Group[0].Bucket == "":
-		if s := emptyParents(m, q, q.Group[0].Entity, *q.Agg); s != "" {
+		if s := emptyParents(m, q, q.Group[0].Entity, *q.Agg, true); s != "" {
 			parts = append(parts, s)
 		}
 	}
