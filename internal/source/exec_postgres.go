@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"maps"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,8 +23,16 @@ import (
 //  1. describe: the server parses and describes the statement without
 //     running it (the extended protocol refuses two statements in one
 //     string), and one that returns no rows (SET, COPY, DO …) is refused;
-//  2. one batch, one Sync: BEGIN READ ONLY; set_config(…, true) for each
-//     limit; the statement; ROLLBACK; DISCARD ALL.
+//  2. one batch, one Sync: BEGIN READ ONLY; SET LOCAL statement_timeout
+//     when the caller's deadline is nearer than the query timeout; the
+//     statement; ROLLBACK; DISCARD ALL.
+//
+// The limits of limits.go that do not depend on the caller's deadline are
+// the session's own: each connection starts with them as startup
+// parameters (pgStartupLimits), which makes them the values RESET ALL and
+// DISCARD ALL return to, so a statement does not pay for setting them
+// (a set_config of six limits was a third of the server's time for a
+// statement reading three rows by key).
 //
 // Whether a text returns rows is a property of its parse tree, so the
 // description of a text that does is kept (pgDescriptions) and step 1 is
@@ -140,14 +150,13 @@ func (p *execPool) postgresStatement(ctx context.Context, stop func(), s *Source
 	if err := eqb.Build(c.TypeMap(), sd, args); err != nil {
 		return nil, err
 	}
-	limits, err := p.statementLimits(ctx, pc, s, statementTimeout(ctx, s.opt.QueryTimeout))
-	if err != nil {
-		return nil, err
-	}
-
 	var b pgconn.Batch
 	b.ExecParams("BEGIN READ ONLY", nil, nil, nil, nil)
-	b.ExecParams(limits.query, limits.args, nil, nil, nil)
+	before := 1 // results before the statement's
+	if set, ok := pgStatementTimeout(ctx, s.opt.QueryTimeout); ok {
+		b.ExecParams(set, nil, nil, nil, nil)
+		before++
+	}
 	b.ExecParams(query, eqb.ParamValues, sd.ParamOIDs, eqb.ParamFormats, resultFormats(sd))
 	b.ExecParams("ROLLBACK", nil, nil, nil, nil)
 	b.ExecParams("DISCARD ALL", nil, nil, nil, nil)
@@ -158,7 +167,7 @@ func (p *execPool) postgresStatement(ctx context.Context, stop func(), s *Source
 			pgRecover(ctx, pc)
 		}
 	}()
-	for range 2 { // BEGIN, limits
+	for range before {
 		if !mrr.NextResult() {
 			return nil, pgBatchErr(mrr)
 		}
@@ -208,33 +217,65 @@ func pgRecover(ctx context.Context, pc *pgconn.PgConn) {
 	}
 }
 
-// pgLimits is the statement that sets a statement's limits inside its
-// transaction.
-type pgLimits struct {
-	query string
-	args  [][]byte
+// pgTimeoutSlack is how much nearer than the query timeout the caller's
+// deadline must be for a statement to set a statement_timeout of its own:
+// past it the session's (the query timeout, from the statement's start)
+// ends the statement at most this long after the caller gave up, which
+// the caller does not wait for (pgWatch drops the connection at its
+// deadline). Source.Query's own deadline is the query timeout from its
+// start, so without a nearer deadline of the caller's nothing is set.
+const pgTimeoutSlack = 50 * time.Millisecond
+
+// pgStatementTimeout returns the SET LOCAL that gives a statement the
+// time left before the caller's deadline, and whether it is needed. The
+// text holds only a number this package writes.
+func pgStatementTimeout(ctx context.Context, queryTimeout time.Duration) (string, bool) {
+	t := statementTimeout(ctx, queryTimeout)
+	if t > queryTimeout-pgTimeoutSlack {
+		return "", false
+	}
+	return "SET LOCAL statement_timeout = " + strconv.FormatInt(max(t.Milliseconds(), 1), 10), true
 }
 
-// statementLimits returns the set_config statement of the limits the
-// database accepts, probing them first on a pool's first statement.
-func (p *execPool) statementLimits(ctx context.Context, pc *pgconn.PgConn, s *Source, timeout time.Duration) (pgLimits, error) {
-	use, err := p.limits.usable(ctx, s.opt.Log, "postgres", postgresLimits(timeout), func(ctx context.Context, l limit) error {
-		return probePostgresLimit(ctx, pc, l)
-	})
-	if err != nil {
-		return pgLimits{}, err
-	}
-	var q strings.Builder
-	args := make([][]byte, 0, 2*len(use))
-	q.WriteString("SELECT ")
-	for i, l := range use {
-		if i > 0 {
-			q.WriteString(", ")
+// pgStartupLimits returns the hook that gives each new connection of the
+// pool the limits of limits.go for a statement of the full query timeout
+// as startup parameters (statement_timeout, work_mem …): they are then the
+// session's reset values, which the DISCARD ALL after every statement
+// returns to, so no statement needs to set them. Which limits the
+// database accepts is probed once per pool, on a connection of its own
+// opened for it, and a refused optional one is left out with a warning,
+// as before: a startup parameter the role may not set would fail every
+// connection.
+func (p *execPool) pgStartupLimits(log *slog.Logger, queryTimeout time.Duration) func(context.Context, *pgx.ConnConfig) error {
+	return func(ctx context.Context, cc *pgx.ConnConfig) error {
+		var probe *pgconn.PgConn
+		defer func() {
+			if probe != nil {
+				probe.Close(ctx) //nolint:errcheck // the probe's connection served its purpose
+			}
+		}()
+		use, err := p.limits.usable(ctx, log, "postgres", postgresLimits(queryTimeout), func(ctx context.Context, l limit) error {
+			if probe == nil {
+				c, err := pgconn.ConnectConfig(ctx, &cc.Config)
+				if err != nil {
+					return fmt.Errorf("connect to try the limits: %w", err)
+				}
+				probe = c
+			}
+			return probePostgresLimit(ctx, probe, l)
+		})
+		if err != nil {
+			return err
 		}
-		fmt.Fprintf(&q, "set_config($%d, $%d, true)", 2*i+1, 2*i+2)
-		args = append(args, []byte(l.name), []byte(l.value))
+		// cc is a shallow copy of the pool's configuration: its map is
+		// shared with every other connection's
+		params := maps.Clone(cc.RuntimeParams)
+		for _, l := range use {
+			params[l.name] = l.value
+		}
+		cc.RuntimeParams = params
+		return nil
 	}
-	return pgLimits{query: q.String(), args: args}, nil
 }
 
 // probePostgresLimit tries one limit in a read-only transaction of its

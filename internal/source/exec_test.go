@@ -545,3 +545,142 @@ func TestPostgresDescribedOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestPostgresSessionClean runs, straight on the execution path (no
+// guard), statements that try to leave something in their session, each
+// followed on the same connection by a statement that looks for it, and
+// names the layer that stops each: the describe step refusing a statement
+// that returns no rows, the read-only transaction, or the ROLLBACK and
+// DISCARD ALL that end every statement. What the next statement finds is
+// the session as it started, its limits included (work_mem and
+// statement_timeout are the pool's startup values, not the server's
+// defaults). Booleans arrive as 1 and 0.
+func TestPostgresSessionClean(t *testing.T) {
+	ctx := context.Background()
+	s := pgServer(t, source.Options{QueryTimeout: 15 * time.Second})
+	ns := s.src.Target.Display[strings.Index(s.src.Target.Display, "search_path=")+len("search_path="):]
+	mustExec(t, s.admin, "CREATE SEQUENCE "+ns+".s")
+	const (
+		notQuery = "refused as returning no rows"
+		readOnly = "refused by the read-only transaction"
+		undone   = "run, then undone"
+	)
+	for _, tc := range []struct {
+		name, leave, stop string
+		look              string // an expression the next statement reads
+		want              any
+	}{
+		{"session setting", "SELECT set_config('work_mem', '1234kB', false)", undone, "current_setting('work_mem')", "16MB"},
+		{"time limit off", "SELECT set_config('statement_timeout', '0', false)", undone, "current_setting('statement_timeout')", "15s"},
+		{"read-write session", "SELECT set_config('default_transaction_read_only', 'off', false)", undone, "current_setting('default_transaction_read_only')", "on"},
+		{"role", "SELECT set_config('role', 'pg_monitor', false)", undone, "current_user = session_user", int64(1)},
+		{"advisory lock", "SELECT pg_advisory_lock(4545)", undone, "(SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid())", int64(0)},
+		{"shared advisory lock", "SELECT pg_advisory_lock_shared(4546)", undone, "(SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid())", int64(0)},
+		{"prepared statement", "PREPARE leave AS SELECT 1", notQuery, "(SELECT count(*) FROM pg_prepared_statements)", int64(0)},
+		{"listen", "LISTEN clarify_leave", notQuery, "(SELECT count(*) FROM pg_listening_channels())", int64(0)},
+		{"held cursor", "DECLARE leave CURSOR WITH HOLD FOR SELECT 1", notQuery, "(SELECT count(*) FROM pg_cursors WHERE name <> '')", int64(0)},
+		{"temporary table", "SELECT 1 AS a INTO TEMP leave", notQuery, "(SELECT count(*) FROM pg_class WHERE relnamespace = pg_my_temp_schema())", int64(0)},
+		{"sequence", "SELECT nextval('s')", readOnly, "(SELECT is_called FROM s)", int64(0)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pid := func() any {
+				res, err := s.src.Query(ctx, "SELECT pg_backend_pid()", nil, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res.Rows[0][0]
+			}
+			before := pid()
+			_, err := s.src.Query(ctx, tc.leave, nil, 0)
+			stop := undone
+			switch {
+			case errors.Is(err, source.ErrNotQuery):
+				stop = notQuery
+			case err != nil && strings.Contains(err.Error(), "read-only transaction"):
+				stop = readOnly
+			case err != nil:
+				t.Fatalf("%s: %v", tc.leave, err)
+			}
+			if stop != tc.stop {
+				t.Errorf("%s: %s, want %s", tc.leave, stop, tc.stop)
+			}
+			res, err := s.src.Query(ctx, "SELECT "+tc.look+", pg_backend_pid()", nil, 0)
+			if err != nil {
+				t.Fatalf("%s: %v", tc.look, err)
+			}
+			if res.Rows[0][1] != before {
+				t.Fatalf("the look ran on backend %v, the statement on %v: the test shows nothing", res.Rows[0][1], before)
+			}
+			if diff := cmp.Diff(tc.want, res.Rows[0][0]); diff != "" {
+				t.Errorf("after %s: %s (-want +got):\n%s", tc.leave, tc.look, diff)
+			}
+		})
+	}
+}
+
+// TestMySQLSessionClean runs, straight on the execution path (no guard),
+// statements that try to leave something in their MariaDB session, then
+// statements that look for it until one runs on the same connection (the
+// pool reuses connections, reset in between): the look finds the session
+// as a new connection would, and a named lock is free as soon as the
+// statement that took it returns.
+func TestMySQLSessionClean(t *testing.T) {
+	s := mysqlServer(t, source.Options{})
+	for _, tc := range []struct {
+		name, leave string // leave returns the connection id last
+		look        string // an expression the later statement reads
+		want        any
+	}{
+		{"user variable", "SELECT @leave := 42, CONNECTION_ID()", "@leave", nil},
+		{"named lock", "SELECT GET_LOCK('clarify_leave', 0), CONNECTION_ID()", "IS_USED_LOCK('clarify_leave')", nil},
+		{"last insert id", "SELECT LAST_INSERT_ID(77), CONNECTION_ID()", "LAST_INSERT_ID()", int64(0)},
+		// a reset keeps FOUND_ROWS(): the one row of the warmer's SELECT
+		// CONNECTION_ID(), as on a new connection
+		{"found rows", "SELECT SQL_CALC_FOUND_ROWS id, CONNECTION_ID() FROM items LIMIT 1", "FOUND_ROWS()", int64(1)},
+		{"status counters", "SELECT count(*), CONNECTION_ID() FROM information_schema.columns",
+			"(SELECT VARIABLE_VALUE < 100 FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME = 'HANDLER_READ_RND_NEXT')", int64(1)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// a connection may be closed rather than reused (the warmer had
+			// enough ready): try again with another
+			for range 5 {
+				if sameConnection(t, s, tc.leave, tc.look, tc.want) {
+					return
+				}
+			}
+			t.Fatal("no connection served a statement again: the test shows nothing")
+		})
+	}
+}
+
+// sameConnection runs leave, then statements reading look until one runs
+// on leave's connection, and checks what it reads there; false when none
+// did.
+func sameConnection(t *testing.T, s server, leave, look string, want any) bool {
+	t.Helper()
+	ctx := context.Background()
+	res, err := s.src.Query(ctx, leave, nil, 0)
+	if err != nil {
+		t.Fatalf("%s: %v", leave, err)
+	}
+	id := res.Rows[0][len(res.Rows[0])-1]
+	if strings.Contains(leave, "GET_LOCK") {
+		if n := countRows(t, s.admin, "SELECT IS_FREE_LOCK('clarify_leave')"); n != 1 {
+			t.Errorf("the named lock is still held after the statement returned")
+		}
+	}
+	for range 10 {
+		res, err := s.src.Query(ctx, "SELECT "+look+", CONNECTION_ID()", nil, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", look, err)
+		}
+		if res.Rows[0][1] != id {
+			continue // another connection of the pool
+		}
+		if diff := cmp.Diff(want, res.Rows[0][0]); diff != "" {
+			t.Errorf("after %s, on the same connection: %s (-want +got):\n%s", leave, look, diff)
+		}
+		return true
+	}
+	return false
+}

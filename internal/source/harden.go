@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -15,10 +14,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 	"github.com/jackc/pgx/v5/stdlib"
-	sqlite "modernc.org/sqlite"
 
 	"github.com/clarify-sql/clarify/internal/model"
-	"github.com/clarify-sql/clarify/internal/sqliteauth"
 	"github.com/clarify-sql/clarify/internal/sqlitelex"
 )
 
@@ -27,10 +24,11 @@ import (
 //
 //   - PostgreSQL: statements go only through the extended protocol (a
 //     string holding two statements is refused by the server), inside a
-//     READ ONLY transaction with the time and memory limits of limits.go
-//     set locally for each statement; sessions start read-only and each
-//     statement ends with ROLLBACK and DISCARD ALL, sent with it in one
-//     round trip (exec_postgres.go); a canceled context sends a cancel
+//     READ ONLY transaction; sessions start read-only with the time and
+//     memory limits of limits.go as their reset values, a statement whose
+//     caller's deadline is nearer sets its own time limit locally, and
+//     each statement ends with ROLLBACK and DISCARD ALL, sent with it in
+//     one round trip (exec_postgres.go); a canceled context sends a cancel
 //     request, which stops the query on the server.
 //   - SQLite: its own read-only pool (mode=ro, query_only, defensive), an
 //     authorizer that allows only reading and a list of functions, and the
@@ -40,9 +38,10 @@ import (
 //     for arguments, a read-only session (every transaction, the
 //     statement's autocommit one included, is READ ONLY), the server-side
 //     time and memory limits of limits.go (a canceled context alone does
-//     not stop a MySQL query; a canceled one is also killed), and a fresh
-//     connection per statement, so no session state (variables, locks)
-//     outlives it (exec_mysql.go).
+//     not stop a MySQL query; a canceled one is also killed), and per
+//     statement a new connection or one reset with COM_RESET_CONNECTION
+//     after its last statement, so no session state (variables, locks)
+//     outlives it (exec_mysql.go, mysql_reset.go).
 
 // execPool is the hardened pool of a source.
 type execPool struct {
@@ -53,7 +52,7 @@ type execPool struct {
 	admit *limiter
 	// PostgreSQL only: the descriptions of texts that return rows.
 	described pgDescriptions
-	// MySQL only: the fresh connections kept ready.
+	// MySQL only: the fresh or reset connections kept ready.
 	warm *warmer
 	// MySQL only: whether the server is MariaDB, read once.
 	flavorOnce sync.Once
@@ -80,7 +79,7 @@ func openExec(t Target, opt Options) (*execPool, error) {
 	case model.Postgres:
 		p, err = openPostgresExec(t, opt)
 	case model.MySQL:
-		p, err = openMySQLExec(t)
+		p, err = openMySQLExec(t, opt)
 	default:
 		return nil, fmt.Errorf("unknown dialect %q", t.Dialect)
 	}
@@ -99,106 +98,6 @@ func (p *execPool) close() error {
 	return p.db.Close()
 }
 
-// sqliteURI turns a file path into a read-only SQLite URI.
-func sqliteURI(path, params string) string {
-	esc := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
-	return "file:" + esc + "?" + params
-}
-
-// sqliteExecParams open the file read-only and defensive, with no trust in
-// the schema (views and triggers cannot call functions with side effects).
-const sqliteExecParams = "mode=ro&_defensive=1&_pragma=query_only(1)&_pragma=trusted_schema(0)&_pragma=busy_timeout(5000)"
-
-func openSQLiteExec(t Target) (*execPool, error) {
-	base, err := sqlite.NewConnector(sqliteURI(t.DSN, sqliteExecParams))
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", t.Display, err)
-	}
-	db := sql.OpenDB(sqliteauth.Connector{Connector: base, Authorize: authorizeSQLite})
-	setPoolSize(db, 4)
-	return &execPool{db: db}, nil
-}
-
-// SQLite limit identifiers (sqlite3.h).
-const (
-	limitLength            = 0
-	limitSQLLength         = 1
-	limitColumn            = 2
-	limitExprDepth         = 3
-	limitCompoundSelect    = 4
-	limitVDBEOp            = 5
-	limitFunctionArg       = 6
-	limitAttached          = 7
-	limitLikePatternLength = 8
-	limitVariableNumber    = 9
-	limitTriggerDepth      = 10
-	limitWorkerThreads     = 11
-)
-
-// sqliteLimits follow https://www.sqlite.org/security.html ("untrusted
-// SQL"), loosened where Clarify's own queries need more: expression depth
-// (long AND chains), compound members, variables (IN lists) and columns.
-var sqliteLimits = []struct{ id, value int }{
-	{limitLength, 1_000_000},
-	{limitSQLLength, 100_000},
-	{limitColumn, 200},
-	{limitExprDepth, 100},
-	{limitCompoundSelect, 20},
-	{limitVDBEOp, 250_000},
-	{limitFunctionArg, 16},
-	{limitAttached, 0},
-	{limitLikePatternLength, 100},
-	{limitVariableNumber, 1000},
-	{limitTriggerDepth, 1},
-	{limitWorkerThreads, 0},
-}
-
-// sqliteFunctions may be called by statements on the execution path: the
-// guard's list plus what Clarify's own and evaluation queries use.
-var sqliteFunctions = words(`count sum avg min max total group_concat string_agg
-		row_number rank dense_rank percent_rank cume_dist ntile lag lead first_value last_value nth_value
-		abs round ceil ceiling floor sign sqrt power pow exp ln log log10 log2 mod pi trunc
-		coalesce nullif ifnull iif lower upper length substr substring trim ltrim rtrim replace instr
-		date time datetime julianday strftime unixepoch timediff printf format char unicode hex typeof
-		like glob likely unlikely`)
-
-func words(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		m[w] = true
-	}
-	return m
-}
-
-// authorizeSQLite allows reading and the listed functions; it denies
-// writes, schema changes, PRAGMA (including pragma_* table functions),
-// ATTACH/DETACH and transactions.
-func authorizeSQLite(action sqlite.AuthorizerActionCode, _, arg2, _, _ string) sqlite.AuthorizerReturnCode {
-	switch action {
-	case sqlite.AuthSelect, sqlite.AuthRead, sqlite.AuthRecursive:
-		return sqlite.AuthorizerOK
-	case sqlite.AuthFunction:
-		if sqliteFunctions[strings.ToLower(arg2)] {
-			return sqlite.AuthorizerOK
-		}
-	}
-	return sqlite.AuthorizerDeny
-}
-
-// harden reasserts the authorizer and the limits on one SQLite connection.
-func hardenSQLite(conn *sql.Conn) error {
-	err := conn.Raw(func(dc any) error { return sqliteauth.Install(dc, authorizeSQLite) })
-	if err != nil {
-		return err
-	}
-	for _, l := range sqliteLimits {
-		if _, err := sqlite.Limit(conn, l.id, l.value); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 func openPostgresExec(t Target, opt Options) (*execPool, error) {
 	cfg, err := pgx.ParseConfig(t.DSN)
 	if err != nil {
@@ -209,9 +108,9 @@ func openPostgresExec(t Target, opt Options) (*execPool, error) {
 	cfg.DefaultQueryExecMode = pgx.QueryExecModeDescribeExec
 	cfg.StatementCacheCapacity = 0
 	cfg.DescriptionCacheCapacity = 0
+	// The limits of limits.go join these at each connection's start
+	// (pgStartupLimits).
 	cfg.RuntimeParams["default_transaction_read_only"] = "on"
-	cfg.RuntimeParams["statement_timeout"] = strconv.FormatInt(opt.QueryTimeout.Milliseconds(), 10)
-	cfg.RuntimeParams["idle_in_transaction_session_timeout"] = strconv.FormatInt(opt.QueryTimeout.Milliseconds()+5000, 10)
 	cfg.BuildContextWatcherHandler = func(pc *pgconn.PgConn) ctxwatch.Handler {
 		return &pgWatch{
 			cancel:   &pgconn.CancelRequestContextWatcherHandler{Conn: pc, DeadlineDelay: 2 * time.Second},
@@ -220,12 +119,13 @@ func openPostgresExec(t Target, opt Options) (*execPool, error) {
 	}
 	// Each statement ends with DISCARD ALL (exec_postgres.go), so an idle
 	// connection holds no state of the statement it ran.
-	db := stdlib.OpenDB(*cfg)
-	setPoolSize(db, 10)
-	return &execPool{db: db}, nil
+	p := &execPool{}
+	p.db = stdlib.OpenDB(*cfg, stdlib.OptionBeforeConnect(p.pgStartupLimits(opt.Log, opt.QueryTimeout)))
+	setPoolSize(p.db, 10)
+	return p, nil
 }
 
-func openMySQLExec(t Target) (*execPool, error) {
+func openMySQLExec(t Target, opt Options) (*execPool, error) {
 	cfg, err := mysql.ParseDSN(t.DSN)
 	if err != nil {
 		return nil, fmt.Errorf("parse mysql DSN: %w", err)
@@ -234,17 +134,31 @@ func openMySQLExec(t Target) (*execPool, error) {
 	cfg.InterpolateParams = false
 	cfg.AllowAllFiles = false
 	cfg.Params = nil // no session variables from the DSN
+	// Sessions are reset by writing COM_RESET_CONNECTION on the socket
+	// (mysql_reset.go), which needs the protocol's own bytes on it: not
+	// under TLS or compression, and a socket this package dials.
+	resets := cfg.TLS == nil && (cfg.Net == "tcp" || cfg.Net == "unix")
+	if resets {
+		cfg.DialFunc = dialMySQL
+		if err := cfg.Apply(mysql.EnableCompression(false)); err != nil {
+			return nil, fmt.Errorf("open %s: %w", t.Display, err)
+		}
+	}
 	conn, err := mysql.NewConnector(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", t.Display, err)
 	}
+	var reset func(context.Context, *sql.Conn) error
+	if resets {
+		conn, reset = resetConnector{conn}, resetMySQL
+	}
 	db := sql.OpenDB(conn)
-	// A fresh connection per statement, so no session state survives it:
-	// each is closed after its statement, and a warmer keeps a few fresh
-	// ones ready (exec_mysql.go), so connecting is not on the way.
+	// No session state survives a statement: a warmer keeps a few fresh or
+	// reset connections ready (exec_mysql.go), so neither connecting nor
+	// resetting is on a statement's way.
 	setPoolSize(db, 10)
 	p := &execPool{db: db}
-	p.warm = newWarmer(db, mysqlWarm)
+	p.warm = newWarmer(db, mysqlWarm, p.prepareMySQL(opt.Log, opt.QueryTimeout), reset)
 	return p, nil
 }
 

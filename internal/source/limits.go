@@ -30,8 +30,10 @@ type limit struct {
 	required    bool
 }
 
-// postgresLimits are set with set_config(…, true) inside each statement's
-// read-only transaction, so they end with it.
+// postgresLimits are the startup parameters of each connection of the
+// hardened pool, so the session returns to them after every statement;
+// statement_timeout is also set locally for a statement whose caller's
+// deadline is nearer (exec_postgres.go).
 func postgresLimits(timeout time.Duration) []limit {
 	return []limit{
 		{name: "statement_timeout", value: strconv.FormatInt(max(timeout.Milliseconds(), 1), 10), required: true},
@@ -47,8 +49,9 @@ func postgresLimits(timeout time.Duration) []limit {
 	}
 }
 
-// mysqlLimits are set on the statement's own connection (a fresh one per
-// statement, so they end with it). Values are numbers written by this
+// mysqlLimits are set on a connection before it serves a statement (a new
+// one, or one whose session was reset after its last statement, so they
+// end with it; exec_mysql.go). Values are numbers written by this
 // package, never user text.
 func mysqlLimits(timeout time.Duration, mariadb bool) []limit {
 	mem := []limit{

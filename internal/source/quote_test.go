@@ -93,6 +93,10 @@ func TestValuesQuoteIdentifiers(t *testing.T) {
 			e := src.Model.Entities[0]
 			c := e.Columns[1]
 			cat := src.Catalog()
+			// before any load: a probe of the table's first rows
+			if vals, counts, err := cat.Probe(ctx, c, []string{"RED", "mauve"}); err != nil || !slices.Equal(vals, []string{"red"}) || !slices.Equal(counts, []int64{2}) {
+				t.Errorf("probe = %v %v, %v; want [red] [2]", vals, counts, err)
+			}
 			vals, counts, err := cat.CountedValues(ctx, c)
 			if err != nil {
 				t.Fatalf("values: %v", err)

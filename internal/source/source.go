@@ -210,7 +210,9 @@ func (s *Source) Query(ctx context.Context, query string, args []any, maxRows in
 	ctx, cancel := context.WithTimeout(ctx, s.opt.QueryTimeout)
 	defer cancel()
 	start := time.Now()
+	end := s.values.statement(ctx) // an answer's end lets deferred value scans start
 	res, err := p.run(ctx, s, query, args, maxRows)
+	end()
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) || serverTimeout(err) {
 			return nil, fmt.Errorf("%w after %s", ErrTimeout, s.opt.QueryTimeout)
