@@ -20,11 +20,18 @@ import (
 // When the database cannot be reached, the error is remembered for a short
 // backoff and understanding goes on without those values.
 //
-// A column's first load never makes understanding wait: Snapshot starts it
-// in the background and answers at once with what the cache has, and Probe
-// looks the words of one question up in the column with a bounded query
-// (probeBudget) until the load is done. Values and CountedValues, for
-// callers that need the whole list, still wait for the first load.
+// A column's first load never makes understanding wait long: Snapshot
+// starts it in the background and answers at once with what the cache has.
+// The load begins with the column's first rows (firstRows of them, a read
+// of a few milliseconds): when the table holds no more, that is the whole
+// load; else their values are kept as probed ones, and Settle, which waits
+// for that read, lets a first question know the same values however fast
+// the database is. The rest, a scan of the whole table, is deferred until
+// a statement the cache did not run itself has ended (the first answer's:
+// the scan does not compete with it) or deferAtMost has passed; Values and
+// CountedValues, for callers that need the whole list, start it at once
+// and wait for it. Until it ends, Probe looks one question's words up in
+// the same first rows.
 //
 // A refresh of a column whose entity has a monotonic mark (an integer key,
 // else a date or timestamp time column of its own) reads only the rows
@@ -39,6 +46,25 @@ type valueCache struct {
 	version atomic.Uint64
 	// bg runs refreshes and first loads; the source's Close stops them
 	bg background
+	// firstRows is how many rows a column's first read and a probe read
+	// (default firstRowsDefault; tests make it small)
+	firstRows int
+	// deferAtMost bounds how long the scan of a big table waits for a
+	// statement of the source's users to end (default deferDefault)
+	deferAtMost time.Duration
+	// served is closed when the scans of big tables may start; once
+	// closes it
+	served chan struct{}
+	once   sync.Once
+	// deferred counts the first loads waiting on served (under mu)
+	deferred int
+	// users counts the statements of the source's users running now
+	users atomic.Int64
+	// heads lets one read of first rows run at a time: on a cold source
+	// they then share one connection instead of opening one each
+	heads chan struct{}
+	// warm opens the statement pool's first connection once
+	warm sync.Once
 	// Log receives warnings (capped columns, unreachable database).
 	log *slog.Logger
 }
@@ -56,6 +82,12 @@ type valueEntry struct {
 	full bool
 	// first is closed when the first load ends (nil once it has)
 	first chan struct{}
+	// head is closed when the first rows have been read, or the first
+	// load has ended (nil once either has)
+	head chan struct{}
+	// sampled: probed hold the values of the column's first rows, all a
+	// probe would read
+	sampled bool
 	// probed are the values probes found, with the rows they saw hold
 	// each (at least that many), until the first load ends
 	probed map[string]int64
@@ -73,6 +105,9 @@ type counted struct {
 	mark   any // the highest mark of the rows read; nil if none or unknown
 	// capped: there were more values than MaxIndexedValues
 	capped bool
+	// whole: every row of the table was read (a read of the first rows
+	// that reached the end of the table; always for a full load)
+	whole bool
 }
 
 type rowsEntry struct {
@@ -86,17 +121,53 @@ const (
 	// fullEvery: every fullEvery-th refresh of a column with a mark is a
 	// full reload; the others read only the rows beyond the mark.
 	fullEvery = 6
-	// probeBudget bounds a probe: the rows a scan reads in this time are
-	// searched, and a word not found by then is not a value as far as
-	// this question knows.
+	// firstRowsDefault is how many rows a column's first read takes, and
+	// a probe searches: a word in none of them is not a value as far as a
+	// question asked before the full load knows. A count of rows, not a
+	// time, so that what a cold source answers does not depend on the
+	// speed of its database; a few milliseconds' read.
+	firstRowsDefault = 10_000
+	// probeBudget bounds a probe's time on a database too slow to read
+	// firstRows rows in it: what it has found by then is returned.
 	probeBudget = 100 * time.Millisecond
+	// deferDefault is how long at most the scan of a big table waits for
+	// the first statement of the source's users to end (when none comes:
+	// a question asked back, a source opened and not asked).
+	deferDefault = 3 * time.Second
 	// maxProbeWords bounds the words (phrases) one probe looks up.
 	maxProbeWords = 256
 )
 
 func newValueCache(s *Source) *valueCache {
-	return &valueCache{s: s, cols: map[*model.Column]*valueEntry{}, rows: map[string]*rowsEntry{}, log: slog.Default()}
+	return &valueCache{s: s, cols: map[*model.Column]*valueEntry{}, rows: map[string]*rowsEntry{}, log: slog.Default(),
+		firstRows: firstRowsDefault, deferAtMost: deferDefault, served: make(chan struct{}), heads: make(chan struct{}, 1)}
 }
+
+// ownKey marks the context of a statement the cache runs itself (a load,
+// a probe, a lookup for understanding), as opposed to one of the source's
+// users (an answer, a preview).
+type ownKey struct{}
+
+// own returns ctx marked as the cache's own.
+func own(ctx context.Context) context.Context { return context.WithValue(ctx, ownKey{}, true) }
+
+// statement notes that a statement starts and returns what notes its
+// end: the end of one of the source's users' lets the deferred scans of
+// big tables start, and while one runs, deferAtMost passing does not.
+// Source.Query calls it.
+func (vc *valueCache) statement(ctx context.Context) (end func()) {
+	if ctx.Value(ownKey{}) != nil {
+		return func() {}
+	}
+	vc.users.Add(1)
+	return func() {
+		vc.users.Add(-1)
+		vc.release()
+	}
+}
+
+// release lets the deferred scans of big tables start.
+func (vc *valueCache) release() { vc.once.Do(func() { close(vc.served) }) }
 
 func (vc *valueCache) ttl(c *model.Column) time.Duration {
 	if c.Values != nil && c.Values.TTL > 0 {
@@ -148,7 +219,7 @@ func (vc *valueCache) refresh(ctx context.Context, c *model.Column, e *valueEntr
 		since = nil
 	}
 	vc.mu.Unlock()
-	got, err := vc.load(ctx, c, since)
+	got, err := vc.load(ctx, c, since, 0)
 	vc.mu.Lock()
 	defer vc.mu.Unlock()
 	e.loading = false
@@ -208,7 +279,7 @@ func (vc *valueCache) entry(ctx context.Context, c *model.Column) *valueEntry {
 	if e := vc.cols[c]; e != nil {
 		return e
 	}
-	e := &valueEntry{loading: true, first: make(chan struct{})}
+	e := &valueEntry{loading: true, first: make(chan struct{}), head: make(chan struct{})}
 	// detached from any one caller and owned by the source: a caller
 	// that gives up (its client went away) does not stop it, and closing
 	// the source does
@@ -216,7 +287,17 @@ func (vc *valueCache) entry(ctx context.Context, c *model.Column) *valueEntry {
 		return nil
 	}
 	vc.cols[c] = e
+	vc.warm.Do(func() { vc.bg.run(ctx, vc.warmStatements) })
 	return e
+}
+
+// warmStatements opens the statement pool's first connection while the
+// first reads of values run on the metadata pool (a cold source's first
+// question waits for them), so that its answer does not then wait for
+// one to open (some milliseconds on PostgreSQL or MariaDB). A failure is
+// the answer's to report.
+func (vc *valueCache) warmStatements(ctx context.Context) {
+	_, _ = vc.s.Query(own(ctx), "SELECT 1", nil, 1)
 }
 
 // Values returns a column's distinct values, waiting for their first load.
@@ -243,6 +324,8 @@ func (vc *valueCache) CountedValues(ctx context.Context, c *model.Column) ([]str
 	first := e.first
 	vc.mu.Unlock()
 	if first != nil {
+		// the caller needs the whole list: no load waits any more
+		vc.release()
 		select {
 		case <-ctx.Done():
 			return nil, nil, ctx.Err()
@@ -272,28 +355,78 @@ func (vc *valueCache) Snapshot(ctx context.Context, c *model.Column) (values []s
 	if e.full {
 		return e.values, e.rows, true, nil
 	}
-	values = make([]string, 0, len(e.probed))
-	for v := range e.probed {
-		values = append(values, v)
-	}
-	slices.Sort(values)
-	rows = make([]int64, len(values))
-	for i, v := range values {
-		rows[i] = e.probed[v]
-	}
+	values, rows = e.probedValues()
 	if e.first == nil {
 		err = e.err
 	}
 	return values, rows, false, err
 }
 
+// probedValues returns the values probes and the read of the first rows
+// found, in order, with their rows. vc.mu is held.
+func (e *valueEntry) probedValues() ([]string, []int64) {
+	values := make([]string, 0, len(e.probed))
+	for v := range e.probed {
+		values = append(values, v)
+	}
+	slices.Sort(values)
+	rows := make([]int64, len(values))
+	for i, v := range values {
+		rows[i] = e.probed[v]
+	}
+	return values, rows
+}
+
+// Settle waits until the first rows of a column have been read, starting
+// its load when none has started (at once when they have been, or the
+// load has ended): Snapshot then holds all its values when its table has
+// no more rows than that, else those of its first rows, which are all a
+// probe would find. A question asked on a cold source knows as much
+// whatever the speed of its database. ctx ending ends the wait, not the
+// read.
+func (vc *valueCache) Settle(ctx context.Context, c *model.Column) error {
+	vc.mu.Lock()
+	e := vc.entry(ctx, c)
+	if e == nil {
+		vc.mu.Unlock()
+		return errClosed
+	}
+	head := e.head
+	vc.mu.Unlock()
+	if head == nil {
+		return nil
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-head:
+		return nil
+	}
+}
+
 // Probe returns the values of column c that equal one of words without
 // regard to case, with how many rows hold each as far as it read, without
-// loading the column: a scan for just those words, bounded by
-// probeBudget, or the loaded values once there are. What it finds is kept
-// for Snapshot until the first load ends. A word it does not return may
-// still be a value the scan did not reach in time.
+// loading the column: a scan of the table's first rows (firstRows, within
+// probeBudget) for just those words, the values of those rows once their
+// read by the first load has ended, or the loaded values once there are.
+// What it finds is kept for Snapshot until the first load ends. A word it
+// does not return may still be a value of a row beyond the first.
 func (vc *valueCache) Probe(ctx context.Context, c *model.Column, words []string) ([]string, []int64, error) {
+	return vc.probe(ctx, c, words, false)
+}
+
+// ProbeTable is Probe over the whole table rather than its first rows,
+// for the words a question could link to nothing else: a value named
+// there may be in a row beyond the first (a customer among 50,000). It
+// scans the table for those words only, within probeBudget, and returns
+// what it found by then; once the column is loaded, the loaded values
+// answer.
+func (vc *valueCache) ProbeTable(ctx context.Context, c *model.Column, words []string) ([]string, []int64, error) {
+	return vc.probe(ctx, c, words, true)
+}
+
+// probe is Probe, over the first rows or (whole) the whole table.
+func (vc *valueCache) probe(ctx context.Context, c *model.Column, words []string, whole bool) ([]string, []int64, error) {
 	want := map[string]bool{}
 	for _, w := range words {
 		if len(want) == maxProbeWords {
@@ -307,19 +440,27 @@ func (vc *valueCache) Probe(ctx context.Context, c *model.Column, words []string
 		return nil, nil, nil
 	}
 	vc.mu.Lock()
-	if e := vc.cols[c]; e != nil && e.full {
+	if e := vc.cols[c]; e != nil && (e.full || e.sampled && !whole) {
+		known, counts := e.values, e.rows
+		if !e.full {
+			known, counts = e.probedValues()
+		}
 		var vals []string
 		var rows []int64
-		for i, v := range e.values {
+		for i, v := range known {
 			if want[strings.ToLower(v)] {
-				vals, rows = append(vals, v), append(rows, e.rows[i])
+				vals, rows = append(vals, v), append(rows, counts[i])
 			}
 		}
 		vc.mu.Unlock()
 		return vals, rows, nil
 	}
 	vc.mu.Unlock()
-	found, err := vc.scan(ctx, c, want)
+	limit := vc.firstRows
+	if whole {
+		limit = 0
+	}
+	found, err := vc.scan(ctx, c, want, limit)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -344,12 +485,13 @@ func (vc *valueCache) Probe(ctx context.Context, c *model.Column, words []string
 	return vals, rows, nil
 }
 
-// scan reads the rows whose column c, lower-cased, is one of want (bound
-// parameters), for at most probeBudget, and returns the values found with
+// scan reads the rows among the table's first limit (0: all of them)
+// whose column c, lower-cased, is one of want (bound parameters), for at
+// most probeBudget, and returns the values found with
 // how many rows it saw hold each. It stops early once every word has been
 // seen in two rows (enough to tell a shared name). Running out of time is
 // no error: the values found so far are returned.
-func (vc *valueCache) scan(ctx context.Context, c *model.Column, want map[string]bool) (map[string]int64, error) {
+func (vc *valueCache) scan(ctx context.Context, c *model.Column, want map[string]bool, limit int) (map[string]int64, error) {
 	s := vc.s
 	w := s.Target.Dialect.QuoteIdent
 	col := w(c.Name)
@@ -362,8 +504,12 @@ func (vc *valueCache) scan(ctx context.Context, c *model.Column, want map[string
 		marks = append(marks, placeholder(s.Target.Dialect, len(marks)+1))
 		args = append(args, v)
 	}
-	q := fmt.Sprintf("SELECT %s FROM %s WHERE lower(%s) IN (%s)", col, w(c.Entity().TableName()), col, strings.Join(marks, ", "))
-	pctx, cancel := context.WithTimeout(ctx, probeBudget)
+	from := fmt.Sprintf("(SELECT %s AS v FROM %s LIMIT %d)", col, w(c.Entity().TableName()), limit)
+	if limit <= 0 {
+		from = fmt.Sprintf("(SELECT %s AS v FROM %s)", col, w(c.Entity().TableName()))
+	}
+	q := fmt.Sprintf("SELECT v FROM %s AS h WHERE lower(v) IN (%s)", from, strings.Join(marks, ", "))
+	pctx, cancel := context.WithTimeout(own(ctx), probeBudget)
 	defer cancel()
 	found := map[string]int64{}
 	seen := map[string]int64{} // by word
@@ -414,18 +560,44 @@ func allTwice(want map[string]bool, seen map[string]int64) bool {
 	return true
 }
 
-// loadFirst loads a column's values for the first time, within
-// ValueLoadTimeout, and remembers them or the error in e.
+// loadFirst loads a column's values for the first time, each read
+// within ValueLoadTimeout, and remembers them or the error in e: its
+// first rows, which are all of them on a small table; else, kept as
+// probed values, they are what a question knows of the column until the
+// whole table has been read, which waits for a statement of the source's
+// users to end (or for deferAtMost), so as not to slow the first answer.
 func (vc *valueCache) loadFirst(ctx context.Context, c *model.Column, e *valueEntry) {
-	lctx, cancel := context.WithTimeout(ctx, vc.s.opt.ValueLoadTimeout)
-	defer cancel()
-	got, err := vc.load(lctx, c, nil)
+	got, err := vc.loadHead(ctx, c)
+	if err == nil && !got.whole {
+		vc.mu.Lock()
+		if e.probed == nil {
+			e.probed = map[string]int64{}
+		}
+		for i, v := range got.values {
+			e.probed[v] = max(e.probed[v], got.rows[i])
+		}
+		e.sampled = true
+		close(e.head)
+		e.head = nil
+		vc.deferred++
+		vc.mu.Unlock()
+		vc.version.Add(1)
+		vc.awaitUsers(ctx)
+		vc.mu.Lock()
+		vc.deferred--
+		vc.mu.Unlock()
+		got, err = vc.loadWithin(ctx, c, 0)
+	}
 	vc.mu.Lock()
 	defer vc.mu.Unlock()
 	e.loading = false
 	e.loaded = vc.s.opt.Clock()
 	close(e.first)
 	e.first = nil
+	if e.head != nil {
+		close(e.head)
+		e.head = nil
+	}
 	if err != nil {
 		e.err = err
 		vc.log.Warn("load values failed; matching without them", "source", vc.s.Name, "column", c.Entity().Name+"."+c.Name, "err", err)
@@ -434,8 +606,49 @@ func (vc *valueCache) loadFirst(ctx context.Context, c *model.Column, e *valueEn
 		return
 	}
 	e.values, e.rows, e.mark, e.err = got.values, got.rows, got.mark, nil
-	e.full, e.probed = true, nil
+	e.full, e.probed, e.sampled = true, nil, false
 	vc.version.Add(1)
+}
+
+// awaitUsers waits until a statement of the source's users has ended,
+// or deferAtMost has passed with none running (else that statement's end
+// is waited for), or ctx ends.
+func (vc *valueCache) awaitUsers(ctx context.Context) {
+	t := time.NewTimer(vc.deferAtMost)
+	defer t.Stop()
+	select {
+	case <-vc.served:
+		return
+	case <-ctx.Done(): // the source is closing: the load after fails at once
+		return
+	case <-t.C:
+	}
+	if vc.users.Load() == 0 {
+		return
+	}
+	select {
+	case <-vc.served:
+	case <-ctx.Done():
+	}
+}
+
+// loadHead reads a column's first rows, one such read at a time.
+func (vc *valueCache) loadHead(ctx context.Context, c *model.Column) (counted, error) {
+	select {
+	case vc.heads <- struct{}{}:
+	case <-ctx.Done():
+		return counted{}, ctx.Err()
+	}
+	defer func() { <-vc.heads }()
+	return vc.loadWithin(ctx, c, vc.firstRows)
+}
+
+// loadWithin is load of all rows (first 0) or of the first rows, within
+// ValueLoadTimeout.
+func (vc *valueCache) loadWithin(ctx context.Context, c *model.Column, first int) (counted, error) {
+	ctx, cancel := context.WithTimeout(ctx, vc.s.opt.ValueLoadTimeout)
+	defer cancel()
+	return vc.load(ctx, c, nil, first)
 }
 
 // countOf reads a COUNT(*) as the drivers return it.
@@ -475,8 +688,12 @@ func markOf(d model.Dialect, c *model.Column) (string, bool) {
 // load reads a column's distinct values (a computed column's expression
 // is evaluated) with their row counts, at most MaxIndexedValues of them,
 // and the highest mark of the rows it read: all rows when since is nil,
-// else only those whose mark is beyond since.
-func (vc *valueCache) load(ctx context.Context, c *model.Column, since any) (counted, error) {
+// else only those whose mark is beyond since; with first > 0, only the
+// table's first rows, that many (whole: the table has fewer), on the
+// metadata pool, as a probe reads them: a read of bounded size, which
+// leaves the statement pool's connections to the answers.
+func (vc *valueCache) load(ctx context.Context, c *model.Column, since any, first int) (counted, error) {
+	ctx = own(ctx)
 	s := vc.s
 	w := s.Target.Dialect.QuoteIdent
 	col := w(c.Name)
@@ -485,26 +702,54 @@ func (vc *valueCache) load(ctx context.Context, c *model.Column, since any) (cou
 	}
 	capN := s.opt.MaxIndexedValues
 	mark, marked := markOf(s.Target.Dialect, c)
-	sel, where, args := "", "", []any(nil)
-	if marked {
-		sel = ", MAX(" + mark + ")"
-		if since != nil {
-			where, args = " AND "+mark+" > "+placeholder(s.Target.Dialect, 1), []any{since}
+	var q string
+	var args []any
+	if first > 0 {
+		// NULLs are a group of their own here: their rows count toward
+		// whether the table had fewer than first
+		inner, sel := "SELECT "+col+" AS v", ""
+		if marked {
+			inner, sel = inner+", "+mark+" AS m", ", MAX(m)"
 		}
+		q = fmt.Sprintf("SELECT v, COUNT(*)%s FROM (%s FROM %s LIMIT %d) AS h GROUP BY v ORDER BY 1 LIMIT %d",
+			sel, inner, w(c.Entity().TableName()), first, capN+2)
+	} else {
+		sel, where := "", ""
+		if marked {
+			sel = ", MAX(" + mark + ")"
+			if since != nil {
+				where, args = " AND "+mark+" > "+placeholder(s.Target.Dialect, 1), []any{since}
+			}
+		}
+		q = fmt.Sprintf("SELECT %s, COUNT(*)%s FROM %s WHERE %s IS NOT NULL%s GROUP BY %s ORDER BY 1 LIMIT %d",
+			col, sel, w(c.Entity().TableName()), col, where, col, capN+1)
 	}
-	q := fmt.Sprintf("SELECT %s, COUNT(*)%s FROM %s WHERE %s IS NOT NULL%s GROUP BY %s ORDER BY 1 LIMIT %d",
-		col, sel, w(c.Entity().TableName()), col, where, col, capN+1)
-	res, err := s.Query(ctx, q, args, capN+1)
+	run := s.Query
+	if first > 0 {
+		run = s.metaQuery
+	}
+	res, err := run(ctx, q, args, capN+2)
 	if err != nil {
 		return counted{}, err
 	}
-	got := counted{values: make([]string, 0, len(res.Rows)), rows: make([]int64, 0, len(res.Rows))}
+	got := counted{values: make([]string, 0, len(res.Rows)), rows: make([]int64, 0, len(res.Rows)), whole: true}
+	read := int64(0)
 	for _, r := range res.Rows {
-		got.values = append(got.values, fmt.Sprint(r[0]))
-		got.rows = append(got.rows, countOf(r[1]))
+		n := countOf(r[1])
+		read += n
 		if marked && r[2] != nil && (got.mark == nil || greater(r[2], got.mark)) {
 			got.mark = r[2]
 		}
+		if r[0] == nil {
+			continue
+		}
+		got.values = append(got.values, fmt.Sprint(r[0]))
+		got.rows = append(got.rows, n)
+	}
+	if first > 0 {
+		// every group came back, and they hold fewer rows than first:
+		// the table ended before
+		got.whole = len(res.Rows) < capN+2 && read < int64(first)
 	}
 	if len(got.values) > capN {
 		vc.log.Warn("column has more distinct values than are indexed", "column", c.Entity().Name+"."+c.Name, "indexed", capN)
@@ -556,7 +801,7 @@ func (vc *valueCache) RowsWith(ctx context.Context, c *model.Column, value strin
 	}
 	mark := placeholder(s.Target.Dialect, 1)
 	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s = %s ORDER BY %s LIMIT %d", sel, w(e.TableName()), col, mark, w(e.Key), limit)
-	res, err := s.Query(ctx, q, []any{value}, limit)
+	res, err := s.Query(own(ctx), q, []any{value}, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -581,7 +826,7 @@ func (vc *valueCache) Rows(ctx context.Context, e *model.Entity, cols []string, 
 		sel += ", " + w(c)
 	}
 	q := fmt.Sprintf("SELECT %s FROM %s ORDER BY %s LIMIT %d", sel, w(e.TableName()), w(e.Key), limit)
-	res, err := s.Query(ctx, q, nil, limit)
+	res, err := s.Query(own(ctx), q, nil, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -620,7 +865,7 @@ func (vc *valueCache) RowsByKey(ctx context.Context, e *model.Entity, cols []str
 	}
 	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s IN (%s) ORDER BY %s LIMIT %d",
 		sel, w(e.TableName()), w(e.Key), strings.Join(marks, ", "), w(e.Key), limit)
-	res, err := s.Query(ctx, q, args, limit)
+	res, err := s.Query(own(ctx), q, args, limit)
 	if err != nil {
 		return nil, err
 	}

@@ -148,16 +148,20 @@ func (a *Analyzer) index(ctx context.Context) *storedValues {
 	return vx
 }
 
-// coldWait is how long the first question on a cold source waits for the
-// stored values to load before it goes on with what it has (the model's
-// values and a bounded lookup of its own words). A small source loads in
-// far less, so its first question reads all of them, as later ones do; a
-// big one is not waited for.
-const coldWait = 150 * time.Millisecond
+// coldWait bounds how long the first question on a cold source waits for
+// the first reads of its stored values (Prober.Settle): reads of a few
+// thousand rows each, which end long before it unless the database is
+// far slower than it should be. It is no budget that a big source runs
+// out of: how much a first question knows does not depend on the speed
+// of the database.
+const coldWait = 2 * time.Second
 
 // settle starts the load of every column's stored values at once and waits
-// up to coldWait for them all, when the catalog loads in the background
-// (a Prober); otherwise each load is waited for as the index reads it.
+// for their first reads (at most coldWait), when the catalog loads in the
+// background (a Prober): a small table's column is then loaded in full,
+// and the first question reads all of its values as later ones do; a big
+// table's has the values of its first rows, and its whole scan waits for
+// the answer. Otherwise each load is waited for as the index reads it.
 func settle(ctx context.Context, m *model.Model, cat Catalog) {
 	p, ok := cat.(Prober)
 	if !ok {
@@ -171,7 +175,8 @@ func settle(ctx context.Context, m *model.Model, cat Catalog) {
 	defer cancel()
 	for _, c := range cols {
 		// a failed load is noted by the index; only the wait ends it here
-		if _, _, _ = cat.CountedValues(wctx, c); wctx.Err() != nil {
+		_ = p.Settle(wctx, c)
+		if wctx.Err() != nil {
 			return
 		}
 	}
@@ -316,19 +321,37 @@ func (a *Analyzer) Analyze(ctx context.Context, question string, s Settings) (*I
 	for i, t := range toks {
 		stems[i], vstems[i], texts[i] = t.Stem, text.ValueStem(t.Text), t.Text
 	}
-	l := &linker{a: a, vx: vx.idx, toks: toks, stems: stems, vstems: vstems, texts: texts, fuzzy: map[int]string{}, tp: timeexpr.NewParser(toks, s.Now)}
-	if len(s.Resolved) == 0 || q == text.Normalize(question) {
-		l.caps = capitals(question, toks)
+	newLinker := func(vx *storedValues) *linker {
+		l := &linker{a: a, vx: vx.idx, toks: toks, stems: stems, vstems: vstems, texts: texts, fuzzy: map[int]string{}, tp: timeexpr.NewParser(toks, s.Now)}
+		if len(s.Resolved) == 0 || q == text.Normalize(question) {
+			l.caps = capitals(question, toks)
+		}
+		return l
 	}
-	ms := l.link()
-	b := &builder{a: a, l: l, ms: ms, s: s, q: &query.Query{}, in: &Interpretation{Question: q, Lang: "en"}}
-	if text.IsCyrillic(q) {
-		b.in.Lang = "ru"
+	build := func(vx *storedValues) *builder {
+		l := newLinker(vx)
+		b := &builder{a: a, l: l, ms: l.link(), s: s, q: &query.Query{}, in: &Interpretation{Question: q, Lang: "en"}}
+		if text.IsCyrillic(q) {
+			b.in.Lang = "ru"
+		}
+		for c, err := range vx.failed {
+			a.logger().WarnContext(ctx, "stored values unavailable", "entity", c.Entity().Name, "column", c.Name, "err", err)
+			b.in.Warnings = append(b.in.Warnings, fmt.Sprintf("the %s values of %s could not be read from the database", c.Title(), c.Entity().PluralLabel()))
+		}
+		b.build(ctx)
+		return b
 	}
-	for c, err := range vx.failed {
-		a.logger().WarnContext(ctx, "stored values unavailable", "entity", c.Entity().Name, "column", c.Name, "err", err)
-		b.in.Warnings = append(b.in.Warnings, fmt.Sprintf("the %s values of %s could not be read from the database", c.Title(), c.Entity().PluralLabel()))
+	b := build(vx)
+	if len(vx.pending) > 0 {
+		// words the first rows of a table still loading did not explain
+		// may be values of later rows: looked up in the whole table, and
+		// the question read again with what was found
+		named := namedEntities(b.ms)
+		if keep, loose := b.unexplained(named); keep != nil {
+			if nvx := a.probeTables(ctx, vx, probePhrases(q, toks, keep), named, loose); nvx != vx {
+				b = build(nvx)
+			}
+		}
 	}
-	b.build(ctx)
 	return b.in, nil
 }

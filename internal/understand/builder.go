@@ -26,6 +26,9 @@ type builder struct {
 	q             *query.Query
 	in            *Interpretation
 
+	// unknown are the spans of the words asked about as unknown
+	unknown [][2]int
+
 	context   []*model.Entity // entities the question names
 	grouped   map[*mention]bool
 	subjectM  *mention // the entity mention chosen as subject

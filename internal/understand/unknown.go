@@ -7,9 +7,11 @@ package understand
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/understand/text"
 )
 
@@ -30,6 +32,71 @@ func (b *builder) partOfValue(i int) bool {
 		}
 	}
 	return false
+}
+
+// unexplained marks the tokens worth looking up in the whole of a table
+// still loading (nil when there are none): the words unknownWords asks
+// about, and values matched only by part of their name or despite a typo
+// (loose: a value they name in full may be in a later row, "green-3150"
+// among values "green-…"; looked up everywhere), and values found only in
+// tables the question neither names nor reaches through a join (looked up
+// in those it names: "t0s named green-3150" where only t23's first rows
+// held it).
+func (b *builder) unexplained(named map[*model.Entity]bool) (keep []bool, loose bool) {
+	mark := func(start, end int) {
+		if keep == nil {
+			keep = make([]bool, len(b.l.toks))
+		}
+		for i := start; i < end; i++ {
+			keep[i] = true
+		}
+	}
+	for _, p := range b.unknown {
+		mark(p[0], p[1])
+		loose = true
+	}
+	for _, m := range b.ms {
+		if m.kind != kValue && m.kind != kGroup {
+			continue
+		}
+		switch {
+		case m.partial || m.conf < 1:
+			mark(m.start, m.end)
+			loose = true
+		case len(named) > 0 && !slices.ContainsFunc(m.vals, func(v valCand) bool { return reaches(named, v.col.Entity()) }):
+			mark(m.start, m.end)
+		}
+	}
+	return keep, loose
+}
+
+// reaches reports whether one of the named entities is e or joins to it
+// ("trades of NVDA": the symbol a trade refers to).
+func reaches(named map[*model.Entity]bool, e *model.Entity) bool {
+	for n := range named {
+		if n == e || e.Model().Reachable(n, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// namedEntities are the entities the question names by a word for them
+// ("t0s", "orders"). Not the builder's context: that also counts the
+// entity a value was found in, which is what unexplained asks about.
+func namedEntities(ms []*mention) map[*model.Entity]bool {
+	named := map[*model.Entity]bool{}
+	for _, m := range ms {
+		if m.kind != kEntity {
+			continue
+		}
+		for _, e := range m.entries {
+			if e.entity != nil {
+				named[e.entity] = true
+			}
+		}
+	}
+	return named
 }
 
 // unknownWords asks about content words that link to nothing, and about
@@ -65,6 +132,7 @@ func (b *builder) unknownWords() {
 		i = j
 	}
 	b.danglingComparisons()
+	b.unknown = phrases
 	for _, p := range phrases {
 		words := b.l.words(&mention{start: p[0], end: p[1]})
 		prio := Important

@@ -59,6 +59,22 @@ type Prober interface {
 	// Probe returns the values of c that equal one of words without
 	// regard to case, with how many rows hold each as far as it read.
 	Probe(ctx context.Context, c *model.Column, words []string) (values []string, rows []int64, err error)
+	// Settle waits until a bounded first read of c's values has ended,
+	// starting their load when none has started: then Snapshot holds all
+	// of them (a small table), or what a probe would find, so that what a
+	// first question knows does not depend on how fast they load.
+	Settle(ctx context.Context, c *model.Column) error
+}
+
+// TableProber is a Prober that can also look words up in the whole of a
+// column's table rather than its first rows: a question's words that link
+// to nothing else may be a value of a row beyond the first (a customer
+// among 50,000), and only those are worth the scan.
+type TableProber interface {
+	Prober
+	// ProbeTable is Probe over every row of c's table, within a bounded
+	// time.
+	ProbeTable(ctx context.Context, c *model.Column, words []string) (values []string, rows []int64, err error)
 }
 
 // storedValues is one load of the stored values: their index, the columns
@@ -76,9 +92,12 @@ type storedValues struct {
 // are recorded in failed: understanding goes on without them, but for the
 // values probes find (pending).
 func buildValueIndex(ctx context.Context, m *model.Model, cat Catalog, lex *lexicon) *storedValues {
-	x := valueindex.New()
 	failed := map[*model.Column]error{}
 	pending := map[*model.Column]map[string]bool{}
+	// every column's values are read before any is indexed, so that the
+	// index is made once at its size
+	var cols []columnValueSet
+	total := 0
 	for _, e := range m.Entities {
 		noise := map[string]bool{}
 		for _, w := range entityWords(e) {
@@ -90,9 +109,7 @@ func buildValueIndex(ctx context.Context, m *model.Model, cat Catalog, lex *lexi
 			if c.Values == nil {
 				continue
 			}
-			for _, it := range c.Values.Items {
-				x.Add(c, it.Value, noise)
-			}
+			set := columnValueSet{col: c, noise: noise}
 			if c.FromDatabase() && cat != nil {
 				vals, rows, complete, err := columnValues(ctx, cat, c)
 				if err != nil {
@@ -106,14 +123,23 @@ func buildValueIndex(ctx context.Context, m *model.Model, cat Catalog, lex *lexi
 						pending[c][v] = true
 					}
 				}
-				for i, v := range vals {
-					n := int64(0)
-					if i < len(rows) {
-						n = rows[i]
-					}
-					x.AddCounted(c, v, n, noise)
-				}
+				set.vals, set.rows = vals, rows
 			}
+			total += len(c.Values.Items) + len(set.vals)
+			cols = append(cols, set)
+		}
+	}
+	x := valueindex.NewSized(total)
+	for _, set := range cols {
+		for _, it := range set.col.Values.Items {
+			x.Add(set.col, it.Value, set.noise)
+		}
+		for i, v := range set.vals {
+			n := int64(0)
+			if i < len(set.rows) {
+				n = set.rows[i]
+			}
+			x.AddCounted(set.col, v, n, set.noise)
 		}
 	}
 	// the model's own words take part in typo correction too, and the
@@ -130,6 +156,17 @@ func buildValueIndex(ctx context.Context, m *model.Model, cat Catalog, lex *lexi
 	}
 	x.Seal()
 	return &storedValues{idx: x, failed: failed, pending: pending}
+}
+
+// columnValueSet is what buildValueIndex indexes of one column: the
+// database's values of it with how many rows hold each (besides the
+// model's static ones), and the stems that name no value in it (its
+// entity's words).
+type columnValueSet struct {
+	col   *model.Column
+	noise map[string]bool
+	vals  []string
+	rows  []int64
 }
 
 // columnValues returns a column's values without waiting for their load
@@ -150,6 +187,12 @@ const maxProbeLen = 4
 // normalized question and with single spaces or underscores between its
 // words ("in repair" for a stored "in_repair").
 func probeWords(q string, toks []text.Token) []string {
+	return probePhrases(q, toks, nil)
+}
+
+// probePhrases are probeWords' phrases, only those that hold a token keep
+// says is worth looking up (nil: all).
+func probePhrases(q string, toks []text.Token, keep []bool) []string {
 	seen := map[string]bool{}
 	var out []string
 	add := func(s string) {
@@ -165,6 +208,9 @@ func probeWords(q string, toks []text.Token) []string {
 				break
 			}
 			words = append(words, toks[j].Text)
+			if keep != nil && !slices.Contains(keep[i:j+1], true) {
+				continue
+			}
 			add(q[toks[i].Start:toks[j].End])
 			add(strings.Join(words, " "))
 			add(strings.Join(words, "_"))
@@ -180,7 +226,43 @@ func probeWords(q string, toks []text.Token) []string {
 // logged and leaves the words unmatched.
 func (a *Analyzer) probe(ctx context.Context, vx *storedValues, words []string) *storedValues {
 	p, ok := a.cat.(Prober)
-	if !ok || len(words) == 0 {
+	if !ok {
+		return vx
+	}
+	return a.probeWith(ctx, vx, words, p.Probe, nil)
+}
+
+// probeTables looks the words a question could link to nothing else up
+// in the whole tables of the columns still loading (TableProber), and
+// returns the index with what it found, as probe does.
+//
+// The tables the question names (named) are looked in first: on a wide
+// source, scanning every table at once would spend each scan's time
+// waiting for a connection; only when they hold none of the words, and
+// some words link to nothing or only loosely (everywhere), are the other
+// tables looked in.
+func (a *Analyzer) probeTables(ctx context.Context, vx *storedValues, words []string, named map[*model.Entity]bool, everywhere bool) *storedValues {
+	p, ok := a.cat.(TableProber)
+	if !ok {
+		return vx
+	}
+	if len(named) > 0 {
+		nvx := a.probeWith(ctx, vx, words, p.ProbeTable, func(c *model.Column) bool { return named[c.Entity()] })
+		if nvx != vx {
+			return nvx
+		}
+	}
+	if !everywhere {
+		return vx
+	}
+	return a.probeWith(ctx, vx, words, p.ProbeTable, func(c *model.Column) bool { return !named[c.Entity()] })
+}
+
+// probeWith runs one probe per column still loading that in accepts (nil:
+// all), at once.
+func (a *Analyzer) probeWith(ctx context.Context, vx *storedValues, words []string,
+	probe func(context.Context, *model.Column, []string) ([]string, []int64, error), in func(*model.Column) bool) *storedValues {
+	if len(words) == 0 {
 		return vx
 	}
 	var (
@@ -188,8 +270,11 @@ func (a *Analyzer) probe(ctx context.Context, vx *storedValues, words []string) 
 		fresh atomic.Bool
 	)
 	for c, known := range vx.pending {
+		if in != nil && !in(c) {
+			continue
+		}
 		wg.Go(func() {
-			vals, _, err := p.Probe(ctx, c, words)
+			vals, _, err := probe(ctx, c, words)
 			if err != nil {
 				a.logger().WarnContext(ctx, "probe stored values failed", "entity", c.Entity().Name, "column", c.Name, "err", err)
 				return

@@ -27,8 +27,13 @@ type Token struct {
 }
 
 // Tokenize splits normalized text into words, numbers and operators.
-func Tokenize(s string) []Token {
-	var out []Token
+func Tokenize(s string) []Token { return AppendTokens(nil, s, Stem) }
+
+// AppendTokens is Tokenize appending to dst, with stem giving each word's
+// Stem: a caller that tokenizes many texts sharing words (the stored
+// values of a column) passes Stem through a cache and reuses dst.
+func AppendTokens(dst []Token, s string, stem func(string) string) []Token {
+	out := dst
 	i := 0
 	for i < len(s) {
 		r, size := decodeRune(s, i)
@@ -58,7 +63,7 @@ func Tokenize(s string) []Token {
 			out = append(out, Token{Text: string(r), Stem: string(r), Kind: Word, Start: i, End: i + size})
 			i += size
 		case r >= '0' && r <= '9':
-			i = numberToken(s, i, &out)
+			i = numberToken(s, i, &out, stem)
 		case unicode.IsLetter(r) || r == '_':
 			j := i
 			for j < len(s) {
@@ -78,14 +83,14 @@ func Tokenize(s string) []Token {
 					j += 2
 				case strings.HasPrefix(rest, "t") && strings.HasSuffix(w, "n"):
 					if w != "n" { // "n't" alone is just the negation
-						out = append(out, wordToken(strings.TrimSuffix(w, "n"), i, j-1))
+						out = append(out, wordToken(strings.TrimSuffix(w, "n"), i, j-1, stem))
 					}
-					out = append(out, wordToken("not", j-1, j+2))
+					out = append(out, wordToken("not", j-1, j+2, stem))
 					i = j + 2
 					continue
 				}
 			}
-			out = append(out, wordToken(w, i, j))
+			out = append(out, wordToken(w, i, j, stem))
 			i = j
 		default:
 			i += size
@@ -94,8 +99,8 @@ func Tokenize(s string) []Token {
 	return out
 }
 
-func wordToken(w string, start, end int) Token {
-	return Token{Text: w, Stem: Stem(w), Kind: Word, Start: start, End: end}
+func wordToken(w string, start, end int, stem func(string) string) Token {
+	return Token{Text: w, Stem: stem(w), Kind: Word, Start: start, End: end}
 }
 
 func decodeRune(s string, i int) (rune, int) {
@@ -113,7 +118,7 @@ func decodeRune(s string, i int) (rune, int) {
 
 // numberToken reads a number starting at i ("10,000", "2.5", "30cm2",
 // "10k", "5th") and appends its tokens.
-func numberToken(s string, i int, out *[]Token) int {
+func numberToken(s string, i int, out *[]Token, stem func(string) string) int {
 	j := i
 	var digits strings.Builder
 	for j < len(s) {
@@ -156,7 +161,7 @@ func numberToken(s string, i int, out *[]Token) int {
 	*out = append(*out, Token{Text: text, Stem: text, Kind: Number, Num: v, Start: i, End: end})
 	if suffix != "" {
 		// "30cm2" → 30, cm2; "25-oh" is handled by the dash separator
-		*out = append(*out, wordToken(suffix, j, k))
+		*out = append(*out, wordToken(suffix, j, k, stem))
 		return k
 	}
 	return end

@@ -1,6 +1,7 @@
 package valueindex
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -21,6 +22,9 @@ type Entry struct {
 	// stems' memory where the two agree
 	words []string
 	core  int // tokens that make the value distinct (not noise, not in parentheses)
+	// asWritten: the value's stems are its words as written, so that
+	// its stemmed phrase in exact also names it as written
+	asWritten bool
 }
 
 // Words returns the value's words stemmed as text.StemPhrase stems them,
@@ -33,34 +37,88 @@ func (e Entry) Words() []string { return e.words }
 // Index is built once and then only read: reads are safe for concurrent
 // use, Add and AddTypoTarget are not.
 type Index struct {
-	vals     []Entry
-	exact    map[string][]int32 // stemmed phrase → values
-	text     map[string][]int32 // unstemmed phrase → values ("healed" ≠ "healing")
+	vals  []Entry
+	exact map[string][]int32 // stemmed phrase → values
+	// text holds the values whose words as written are not their stems,
+	// by their unstemmed phrase ("healed" ≠ "healing"); the others are
+	// found under the same phrase in exact, marked asWritten
+	text     map[string][]int32
 	postings map[string][]int32 // stem → values holding it
 	digitExt map[string][]string
 	maxLen   int
-	vocab    map[string]int      // value stem → how many values use it
 	words    map[string]int      // words as written → how many values use them
 	deletes  map[string][]string // typo correction over words as written
 	// colNoise are, per column, stems that many of its values share
 	// ("bikes" in Road Bikes, Mountain Bikes, Kids Bikes): they name the
 	// kind of thing, not one value (set by Seal)
 	colNoise map[*model.Column]map[string]bool
-	// colSize is how many values each column holds
-	colSize map[*model.Column]int
+	// cols holds, per column, how many values it holds and the id of its
+	// first one
+	cols map[*model.Column]*colStat
+	// adding is what adding values reuses from one value to the next;
+	// Seal drops it
+	adding *adder
+}
+
+// colStat is what the index knows of one column's values.
+type colStat struct {
+	size  int   // how many values the column holds
+	first int32 // the id of its first value: its others come after it
+}
+
+// adder is what adding many values reuses: the values of a column share
+// their words ("gamma-1" … "gamma-9999"), so each distinct word is stemmed
+// once per build, and the values' stems are cut from shared blocks rather
+// than allocated one by one.
+type adder struct {
+	stems map[string]string // word → text.Stem(word)
+	stem  func(string) string
+	toks  []text.Token
+	block []string // the free part of the block stems are cut from
+}
+
+// newAdder returns an empty adder.
+func newAdder() *adder {
+	a := &adder{stems: map[string]string{}}
+	a.stem = func(w string) string {
+		s, ok := a.stems[w]
+		if !ok {
+			s = text.Stem(w)
+			a.stems[w] = s
+		}
+		return s
+	}
+	return a
+}
+
+// stemBlock is how many strings one block of the values' stems holds.
+const stemBlock = 4096
+
+// strings returns room for n strings, cut from the current block.
+func (a *adder) strings(n int) []string {
+	if n > len(a.block) {
+		a.block = make([]string, max(stemBlock, n))
+	}
+	s := a.block[:n:n]
+	a.block = a.block[n:]
+	return s
 }
 
 // New returns an empty index.
-func New() *Index {
+func New() *Index { return NewSized(0) }
+
+// NewSized returns an empty index with room for about n values, so that
+// building an index of many values does not grow it step by step.
+func NewSized(n int) *Index {
 	return &Index{
-		exact:    map[string][]int32{},
-		text:     map[string][]int32{},
+		vals:     make([]Entry, 0, n),
+		exact:    make(map[string][]int32, n),
+		text:     make(map[string][]int32, n),
 		postings: map[string][]int32{},
 		digitExt: map[string][]string{},
-		vocab:    map[string]int{},
 		words:    map[string]int{},
 		deletes:  map[string][]string{},
-		colSize:  map[*model.Column]int{},
+		cols:     map[*model.Column]*colStat{},
 	}
 }
 
@@ -92,23 +150,29 @@ func (x *Index) AddCounted(c *model.Column, v string, rows int64, extraNoise map
 	if strings.TrimSpace(v) == "" {
 		return
 	}
+	if x.adding == nil {
+		x.adding = newAdder()
+	}
+	ad := x.adding
 	// stored codes such as "in_repair" are matched as the words they
 	// spell; the value bound to SQL stays as stored
 	norm := text.Normalize(strings.ReplaceAll(v, "_", " "))
-	toks := text.Tokenize(norm)
+	ad.toks = text.AppendTokens(ad.toks[:0], norm, ad.stem)
+	toks := ad.toks
 	if len(toks) == 0 {
 		return
 	}
-	stems := make([]string, len(toks))
-	texts := make([]string, len(toks))
+	stems := ad.strings(len(toks))
+	asWritten := true // every stem is the word as written
 	core := 0
 	for i, t := range toks {
 		stems[i] = text.ValueStem(t.Text)
-		texts[i] = t.Text
-		if x.words[t.Text] == 0 && t.Kind == text.Word {
+		asWritten = asWritten && stems[i] == t.Text
+		n := x.words[t.Text]
+		if n == 0 && t.Kind == text.Word {
 			x.AddTypoTarget(t.Text)
 		}
-		x.words[t.Text]++
+		x.words[t.Text] = n + 1
 		if !noiseSet[t.Stem] && !extraNoise[t.Stem] && !inParens(norm, t.Start) {
 			core++
 		}
@@ -117,40 +181,76 @@ func (x *Index) AddCounted(c *model.Column, v string, rows int64, extraNoise map
 		core = len(stems)
 	}
 	key := strings.Join(stems, " ")
-	for _, id := range x.exact[key] {
-		if x.vals[id].Column == c && x.vals[id].Value == v {
-			return // duplicate value
-		}
+	same := x.exact[key]
+	col := x.cols[c]
+	if col != nil && x.duplicate(same, col.first, c, v) {
+		return
 	}
 	id := int32(len(x.vals))
-	x.vals = append(x.vals, Entry{Column: c, Value: v, Rows: rows, stems: stems, words: phraseStems(v, toks, stems), core: core})
-	x.colSize[c]++
-	x.exact[key] = append(x.exact[key], id)
-	tkey := strings.Join(texts, " ")
-	x.text[tkey] = append(x.text[tkey], id)
+	if col == nil {
+		col = &colStat{first: id}
+		x.cols[c] = col
+	}
+	col.size++
+	x.vals = append(x.vals, Entry{Column: c, Value: v, Rows: rows, stems: stems, words: ad.phraseStems(v, toks, stems), core: core, asWritten: asWritten})
+	x.exact[key] = append(same, id)
+	if !asWritten {
+		tkey := joinTexts(toks)
+		x.text[tkey] = append(x.text[tkey], id)
+	}
 	if len(stems) > x.maxLen {
 		x.maxLen = len(stems)
 	}
-	seen := map[string]bool{}
-	for _, s := range stems {
-		if seen[s] {
+	for i, s := range stems {
+		if slices.Contains(stems[:i], s) {
 			continue
 		}
-		seen[s] = true
-		x.postings[s] = append(x.postings[s], id)
-		if x.vocab[s] == 0 {
+		ids := x.postings[s]
+		if len(ids) == 0 {
 			if base := strings.TrimRightFunc(s, unicode.IsDigit); base != s && base != "" {
 				x.digitExt[base] = append(x.digitExt[base], s)
 			}
 		}
-		x.vocab[s]++
+		x.postings[s] = append(ids, id)
 	}
+}
+
+// duplicate reports whether column c, whose first value has id first,
+// already holds v, among ids, the values with v's stems. The ids ascend,
+// so only the last of them, those from first on, can be c's.
+func (x *Index) duplicate(ids []int32, first int32, c *model.Column, v string) bool {
+	for k := len(ids) - 1; k >= 0 && ids[k] >= first; k-- {
+		if e := &x.vals[ids[k]]; e.Column == c && e.Value == v {
+			return true
+		}
+	}
+	return false
+}
+
+// joinTexts returns the tokens' words as written, joined by spaces.
+func joinTexts(toks []text.Token) string {
+	if len(toks) == 1 {
+		return toks[0].Text
+	}
+	n := len(toks) - 1
+	for _, t := range toks {
+		n += len(t.Text)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, t := range toks {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t.Text)
+	}
+	return b.String()
 }
 
 // phraseStems returns text.StemPhrase(v) as words, from the tokens of the
 // value already stemmed when they are the same (no underscore in v), in
 // stems' memory where they are equal to the plural-free stems.
-func phraseStems(v string, toks []text.Token, stems []string) []string {
+func (a *adder) phraseStems(v string, toks []text.Token, stems []string) []string {
 	if strings.Contains(v, "_") {
 		// "in_repair" is one token to StemPhrase, two to the index
 		return strings.Fields(text.StemPhrase(v))
@@ -161,7 +261,8 @@ func phraseStems(v string, toks []text.Token, stems []string) []string {
 			continue
 		}
 		if &words[0] == &stems[0] {
-			words = append([]string(nil), stems...)
+			words = a.strings(len(stems))
+			copy(words, stems)
 		}
 		words[i] = t.Stem
 	}
@@ -175,27 +276,35 @@ func phraseStems(v string, toks []text.Token, stems []string) []string {
 // value is named in full without it ("mountain" is Mountain Bikes). A
 // shared first word ("Left" Heel, "Left" Hip) still tells values apart.
 func (x *Index) Seal() {
+	x.adding = nil // no more values to add, or few: keep no cache
 	perCol := map[*model.Column]map[string]int{}
-	values := map[*model.Column]int{}
-	for _, e := range x.vals {
-		values[e.Column]++
-		if perCol[e.Column] == nil {
-			perCol[e.Column] = map[string]int{}
+	var (
+		col    *model.Column
+		counts map[string]int // perCol[col]
+	)
+	for i := range x.vals {
+		e := &x.vals[i]
+		if e.Column != col {
+			col = e.Column
+			if counts = perCol[col]; counts == nil {
+				counts = map[string]int{}
+				perCol[col] = counts
+			}
 		}
 		// the head of a name is its last word ("Road Bikes"); a shared
 		// first word ("Left Heel", "Left Hip") tells values apart
 		if n := len(e.stems); n > 1 {
-			perCol[e.Column][e.stems[n-1]]++
+			counts[e.stems[n-1]]++
 			// "Song 19", "Room 101": a word before a number is the kind too
 			if n == 2 && isDigits(e.stems[1]) {
-				perCol[e.Column][e.stems[0]]++
+				counts[e.stems[0]]++
 			}
 		}
 	}
 	x.colNoise = map[*model.Column]map[string]bool{}
 	for c, counts := range perCol {
 		for s, n := range counts {
-			if n >= 3 && n*3 >= values[c] && !isDigits(s) {
+			if n >= 3 && n*3 >= x.cols[c].size && !isDigits(s) {
 				if x.colNoise[c] == nil {
 					x.colNoise[c] = map[string]bool{}
 				}
@@ -264,11 +373,16 @@ func (x *Index) AddTypoTarget(s string) {
 func (x *Index) Entry(id int32) Entry { return x.vals[id] }
 
 // ColumnSize is how many values of column c the index holds.
-func (x *Index) ColumnSize(c *model.Column) int { return x.colSize[c] }
+func (x *Index) ColumnSize(c *model.Column) int {
+	if col := x.cols[c]; col != nil {
+		return col.size
+	}
+	return 0
+}
 
 // HasStem reports whether some value has a word with this plural-free
 // stem (text.ValueStem).
-func (x *Index) HasStem(s string) bool { return x.vocab[s] > 0 }
+func (x *Index) HasStem(s string) bool { return len(x.postings[s]) > 0 }
 
 // HasWord reports whether some value has this word as written.
 func (x *Index) HasWord(w string) bool { return x.words[w] > 0 }

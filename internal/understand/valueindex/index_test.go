@@ -162,6 +162,50 @@ func TestCorrect(t *testing.T) {
 	}
 }
 
+// TestExactAsWritten: a phrase as written names only the values written
+// so, though values written otherwise share its stems ("bike" is Bike, not
+// Bikes), in the order they were added, across columns.
+func TestExactAsWritten(t *testing.T) {
+	t.Parallel()
+	kind := &model.Column{Name: "kind"}
+	part := &model.Column{Name: "part"}
+	x := valueindex.New()
+	for _, v := range []string{"Bike", "Bikes", "Road Bikes", "Road Bike"} {
+		x.Add(kind, v, nil)
+	}
+	x.Add(part, "Bike", nil)
+	x.Add(part, "Bikes", nil)
+	x.Seal()
+	tests := []struct {
+		question string
+		want     map[int][]string // length in words → values, as written
+	}{
+		{"bike", map[int][]string{1: {"kind=Bike", "part=Bike"}}},
+		{"bikes", map[int][]string{1: {"kind=Bikes", "part=Bikes"}}},
+		{"road bikes", map[int][]string{2: {"kind=Road Bikes"}}},
+		{"road bike", map[int][]string{2: {"kind=Road Bike"}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.question, func(t *testing.T) {
+			t.Parallel()
+			texts, stems := question(tc.question)
+			got := map[int][]string{}
+			for l, h := range x.Exact(texts, stems, 0) {
+				if !h.Text {
+					continue
+				}
+				for _, id := range h.IDs {
+					e := x.Entry(id)
+					got[l] = append(got[l], e.Column.Name+"="+e.Value)
+				}
+			}
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("Exact(%q) as written (-want +got):\n%s", tc.question, d)
+			}
+		})
+	}
+}
+
 // TestDuplicates: a value stored twice in one column is one value; the
 // same value in two columns is two.
 func TestDuplicates(t *testing.T) {
@@ -173,7 +217,8 @@ func TestDuplicates(t *testing.T) {
 		x.Add(orders, v, nil)
 	}
 	x.Add(shipments, "Pending", nil)
-	x.Add(shipments, "  ", nil) // blank values are not indexed
+	x.Add(orders, "Pending", nil) // after another column's values
+	x.Add(shipments, "  ", nil)   // blank values are not indexed
 	texts, stems := question("pending")
 	var got []string
 	for _, id := range x.Exact(texts, stems, 0)[1].IDs {

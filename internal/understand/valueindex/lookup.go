@@ -22,12 +22,39 @@ type Hit struct {
 func (x *Index) Exact(texts, stems []string, i int) map[int]Hit {
 	out := map[int]Hit{}
 	for l := min(x.maxLen, len(stems)-i); l >= 1; l-- {
-		if got := x.text[strings.Join(texts[i:i+l], " ")]; len(got) > 0 {
+		if got := x.asWritten(strings.Join(texts[i:i+l], " ")); len(got) > 0 {
 			out[l] = Hit{IDs: got, Text: true}
 			continue
 		}
 		if got := x.exact[strings.Join(stems[i:i+l], " ")]; len(got) > 0 {
 			out[l] = Hit{IDs: got}
+		}
+	}
+	return out
+}
+
+// asWritten returns the values whose words as written are phrase, in the
+// order they were added: those whose stems differ from their words are in
+// x.text, the others in x.exact, marked. A value's words decide whether it
+// is marked, so the values of one phrase are all in one of the two.
+func (x *Index) asWritten(phrase string) []int32 {
+	if ids := x.text[phrase]; len(ids) > 0 {
+		return ids
+	}
+	same := x.exact[phrase]
+	n := 0
+	for _, id := range same {
+		if x.vals[id].asWritten {
+			n++
+		}
+	}
+	if n == len(same) {
+		return same
+	}
+	out := make([]int32, 0, n)
+	for _, id := range same {
+		if x.vals[id].asWritten {
+			out = append(out, id)
 		}
 	}
 	return out

@@ -1,0 +1,349 @@
+package source_test
+
+import (
+	"context"
+	"slices"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/clarify-sql/clarify/internal/model"
+	"github.com/clarify-sql/clarify/internal/source"
+	"github.com/clarify-sql/clarify/internal/understand"
+)
+
+// firstShop is a shop whose first reads take first rows and whose scans
+// of a whole table wait for a statement of its users as long as a test
+// runs, so that what a test sees does not depend on how fast they are.
+func firstShop(t *testing.T, first int, colours ...string) *shop {
+	t.Helper()
+	sh := newShop(t)
+	source.SetFirstRows(sh.src, first)
+	source.SetDeferAtMost(sh.src, time.Hour)
+	for _, c := range colours {
+		var v any = c
+		if c == "" {
+			v = nil
+		}
+		sh.exec(t, "INSERT INTO items (colour) VALUES (?)", v)
+	}
+	return sh
+}
+
+// waitScans waits for the value cache's background work, failing when it
+// has not ended within a generous bound (a scan still deferred).
+func waitScans(t *testing.T, sh *shop) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		source.WaitValues(sh.src)
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the value loads did not end: a scan still waits")
+	}
+}
+
+// TestValuesFirstRows: a column's load begins with its table's first
+// rows. When the table holds no more, that is the whole load and a first
+// question has all the values; else a first question has the values of
+// those rows (all a probe finds: a value only in later rows is not found),
+// and the scan of the whole table waits until a statement of the source's
+// users has ended — not one the cache runs for understanding.
+func TestValuesFirstRows(t *testing.T) {
+	cases := []struct {
+		name    string
+		colours []string // "" is NULL
+		want    []string
+		rows    []int64
+		whole   bool
+	}{
+		{"fewer rows than the first read", []string{"red", "blue", "red"}, []string{"blue", "red"}, []int64{1, 2}, true},
+		{"fewer rows, one NULL", []string{"red", "", "blue"}, []string{"blue", "red"}, []int64{1, 1}, true},
+		{"as many rows", []string{"red", "red", "", "red"}, []string{"red"}, []int64{3}, false},
+		{"more rows", []string{"red", "red", "", "red", "blue"}, []string{"red"}, []int64{3}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			sh := firstShop(t, 4, tc.colours...)
+			cat := sh.src.Catalog()
+			ctx := context.Background()
+			if err := cat.Settle(ctx, sh.col); err != nil {
+				t.Fatal(err)
+			}
+			vals, rows, complete, err := cat.Snapshot(ctx, sh.col)
+			if err != nil || complete != tc.whole || !slices.Equal(vals, tc.want) || !slices.Equal(rows, tc.rows) {
+				t.Fatalf("after the first read: %v %v, complete %v, %v; want %v %v, complete %v", vals, rows, complete, err, tc.want, tc.rows, tc.whole)
+			}
+			if tc.whole {
+				if n := source.DeferredScans(sh.src); n != 0 {
+					t.Errorf("%d scans deferred for a table read whole", n)
+				}
+				return
+			}
+			if n := source.DeferredScans(sh.src); n != 1 {
+				t.Fatalf("%d scans deferred; want the whole table's, until a statement of a user", n)
+			}
+			found, _, err := cat.Probe(ctx, sh.col, []string{"BLUE", "red"})
+			if err != nil || !slices.Equal(found, []string{"red"}) {
+				t.Errorf("probe = %v, %v; want [red]: blue is beyond the first rows", found, err)
+			}
+			// the cache's own statements for understanding let no scan start
+			if _, err := cat.Rows(ctx, sh.col.Entity(), []string{"colour"}, 10); err != nil {
+				t.Fatal(err)
+			}
+			if source.ScansReleased(sh.src) {
+				t.Fatal("a lookup for understanding started the deferred scans")
+			}
+			if _, err := sh.src.Query(ctx, "SELECT count(*) FROM items", nil, 0); err != nil {
+				t.Fatal(err)
+			}
+			if !source.ScansReleased(sh.src) {
+				t.Fatal("a user's statement ended and the deferred scans may not start")
+			}
+			waitScans(t, sh)
+			wantAll, wantRows := []string{"red"}, []int64{3}
+			if slices.Contains(tc.colours, "blue") {
+				wantAll, wantRows = []string{"blue", "red"}, []int64{1, 3}
+			}
+			vals, rows, complete, err = cat.Snapshot(ctx, sh.col)
+			if err != nil || !complete || !slices.Equal(vals, wantAll) || !slices.Equal(rows, wantRows) {
+				t.Errorf("after the scan: %v %v, complete %v, %v; want %v %v, complete", vals, rows, complete, err, wantAll, wantRows)
+			}
+		})
+	}
+}
+
+// TestValuesProbeFirstRows: a probe before any load reads the table's
+// first rows only, however fast the database: a value beyond them is not
+// found.
+func TestValuesProbeFirstRows(t *testing.T) {
+	sh := firstShop(t, 3, "red", "green", "red", "blue", "blue")
+	for _, tc := range []struct {
+		word string
+		want []string
+	}{{"Red", []string{"red"}}, {"blue", nil}} {
+		got, _, err := sh.src.Catalog().Probe(context.Background(), sh.col, []string{tc.word})
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("probe %q = %v, %v; want %v", tc.word, got, err, tc.want)
+		}
+	}
+}
+
+// TestValuesWholeListStartsScan: a caller that needs a column's whole
+// list (Values, CountedValues: WarmValues before an evaluation) does not
+// wait for a user's statement to end.
+func TestValuesWholeListStartsScan(t *testing.T) {
+	sh := firstShop(t, 2, "red", "red", "blue")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := sh.src.Catalog().Settle(ctx, sh.col); err != nil {
+		t.Fatal(err)
+	}
+	got, err := sh.src.Catalog().Values(ctx, sh.col)
+	if err != nil || !slices.Equal(got, []string{"blue", "red"}) {
+		t.Errorf("values = %v, %v; want [blue red]", got, err)
+	}
+}
+
+// TestValuesScanWaitsForRunningAnswer: while a user's statement runs, the
+// scan of a big table does not start even once deferAtMost has passed; it
+// starts when that statement ends.
+func TestValuesScanWaitsForRunningAnswer(t *testing.T) {
+	sh := firstShop(t, 2, "red", "red", "blue")
+	source.SetDeferAtMost(sh.src, time.Millisecond)
+	sh.exec(t, `CREATE VIEW endless AS WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT x FROM n`)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = sh.src.Query(ctx, "SELECT count(*) FROM endless", nil, 0) // runs until canceled
+	}()
+	defer func() { cancel(); <-done }()
+	for deadline := time.Now().Add(30 * time.Second); source.UserStatements(sh.src) == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the user's statement did not start")
+		}
+	}
+	if err := sh.src.Catalog().Settle(context.Background(), sh.col); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond) // far beyond deferAtMost
+	if n := source.DeferredScans(sh.src); n != 1 {
+		t.Fatalf("%d scans deferred while a user's statement runs; want 1", n)
+	}
+	cancel()
+	<-done
+	waitScans(t, sh)
+	vals, _, complete, err := sh.src.Catalog().Snapshot(context.Background(), sh.col)
+	if err != nil || !complete || !slices.Equal(vals, []string{"blue", "red"}) {
+		t.Errorf("after the statement ended: %v, complete %v, %v; want [blue red], complete", vals, complete, err)
+	}
+}
+
+// TestValuesWarmStatementPool: the first load of values, which reads on
+// the metadata pool, also opens a connection of the statement pool, for
+// the answer that follows the first question.
+func TestValuesWarmStatementPool(t *testing.T) {
+	sh := firstShop(t, 4, "red", "blue")
+	if err := sh.src.Catalog().Settle(context.Background(), sh.col); err != nil {
+		t.Fatal(err)
+	}
+	waitScans(t, sh) // a small table: no scan is deferred
+	if n := source.StatementConns(sh.src); n < 1 {
+		t.Errorf("the statement pool holds %d connections after the first load; want one open", n)
+	}
+}
+
+// TestValuesProbeTable: a probe of the whole table finds a value only a
+// row beyond the first holds, where a probe of the first rows does not;
+// it does not start the deferred scan.
+func TestValuesProbeTable(t *testing.T) {
+	sh := firstShop(t, 3, "red", "green", "red", "blue", "blue")
+	for _, tc := range []struct {
+		word string
+		want []string
+	}{{"BLUE", []string{"blue"}}, {"red", []string{"red"}}, {"mauve", nil}} {
+		got, _, err := sh.src.Catalog().ProbeTable(context.Background(), sh.col, []string{tc.word})
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("probe table %q = %v, %v; want %v", tc.word, got, err, tc.want)
+		}
+	}
+	if source.ScansReleased(sh.src) {
+		t.Error("a probe of the whole table released the deferred scans")
+	}
+}
+
+// TestColdQuestionValueBeyondFirstRows: the first question on a source
+// whose table is bigger than its first read names a value only a later
+// row holds: the word links to nothing at first, so it is looked up in
+// the whole table and becomes the question's filter — not an unknown word
+// asked about, and not dropped.
+func TestColdQuestionValueBeyondFirstRows(t *testing.T) {
+	sh := firstShop(t, 3, "red", "green", "red", "blue", "mauve", "blue")
+	an := understand.New(sh.col.Entity().Model(), sh.src.Catalog())
+	defer an.Close()
+	for _, tc := range []struct {
+		question string
+		want     []string // filter labels
+	}{
+		{"how many mauve items", []string{"colour is mauve"}},
+		{"how many items are Blue", []string{"colour is blue"}},
+		{"how many green items", []string{"colour is green"}},
+	} {
+		if got := filterLabels(t, an, tc.question); !slices.Equal(got, tc.want) {
+			t.Errorf("filters of %q = %q, want %q", tc.question, got, tc.want)
+		}
+	}
+	if source.ScansReleased(sh.src) {
+		t.Error("the scans were released: the test no longer shows a cold source")
+	}
+}
+
+// withCrates is the shop's model with a crates table whose column col
+// holds stored values; between, lines added to the items entity.
+func withCrates(between, col string) string {
+	return shopModel + between + `  - name: crates
+    label: crate
+    plural: crates
+    key: id
+    columns:
+      - {name: id, role: id, type: integer}
+      - {name: ` + col + `, role: dimension, type: text, values: {source: database}}
+`
+}
+
+// TestColdQuestionValueInNamedTable: the first question names a table and
+// a value that the first rows of another table hold, and a later row of
+// the named one: it is looked up in the named table's rows too, and the
+// filter is on the table the question names, not read as the other's.
+func TestColdQuestionValueInNamedTable(t *testing.T) {
+	sh := newShopWith(t, withCrates("", "colour"), `CREATE TABLE items (id INTEGER PRIMARY KEY, colour TEXT);
+CREATE TABLE crates (id INTEGER PRIMARY KEY, colour TEXT);
+INSERT INTO items (colour) VALUES ('red'), ('green'), ('red'), ('blue'), ('mauve');
+INSERT INTO crates (colour) VALUES ('mauve'), ('grey'), ('grey'), ('grey')`)
+	source.SetFirstRows(sh.src, 3)
+	source.SetDeferAtMost(sh.src, time.Hour)
+	m := sh.col.Entity().Model()
+	an := understand.New(m, sh.src.Catalog())
+	defer an.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	in, err := an.Analyze(ctx, "how many items are mauve", understand.Settings{Now: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in.Query.Filters) != 1 || in.Query.Filters[0].Entity != m.Entity("items") {
+		var got []string
+		for _, f := range in.Query.Filters {
+			got = append(got, f.Entity.Name+": "+f.Label)
+		}
+		t.Errorf("filters %q: want one, on items", got)
+	}
+	if source.ScansReleased(sh.src) {
+		t.Error("the scans were released: the test no longer shows a cold source")
+	}
+}
+
+// probeCounter counts the whole-table probes a catalog is asked for.
+type probeCounter struct {
+	tableCatalog
+	n atomic.Int32
+}
+
+type tableCatalog interface {
+	understand.Catalog
+	understand.TableProber
+}
+
+func (p *probeCounter) ProbeTable(ctx context.Context, c *model.Column, words []string) ([]string, []int64, error) {
+	p.n.Add(1)
+	return p.tableCatalog.ProbeTable(ctx, c, words)
+}
+
+// TestColdQuestionValueOfJoinedTable: a value the first rows of a table
+// the question reaches through a join hold ("mauve items", where mauve is
+// the shade of their crates) is
+// that table's value, as when warm: no table is scanned for it.
+func TestColdQuestionValueOfJoinedTable(t *testing.T) {
+	sh := newShopWith(t, withCrates("      - {name: crate_id, role: id, type: integer, references: crates.id}\n", "shade"), `CREATE TABLE items (id INTEGER PRIMARY KEY, colour TEXT, crate_id INTEGER);
+CREATE TABLE crates (id INTEGER PRIMARY KEY, shade TEXT);
+INSERT INTO items (colour, crate_id) VALUES ('red', 1), ('green', 1), ('red', 2), ('blue', 2), ('blue', 1);
+INSERT INTO crates (shade) VALUES ('mauve'), ('grey'), ('grey'), ('grey')`)
+	source.SetFirstRows(sh.src, 3)
+	source.SetDeferAtMost(sh.src, time.Hour)
+	m := sh.col.Entity().Model()
+	cat := &probeCounter{tableCatalog: sh.src.Catalog()}
+	an := understand.New(m, cat)
+	defer an.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	in, err := an.Analyze(ctx, "how many mauve items", understand.Settings{Now: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in.Query.Filters) != 1 || in.Query.Filters[0].Entity != m.Entity("crates") {
+		t.Errorf("filters %+v: want one, on crates", in.Query.Filters)
+	}
+	if n := cat.n.Load(); n != 0 {
+		t.Errorf("%d whole-table probes for a value of a joined table's first rows: want none", n)
+	}
+}
+
+// filterLabels reads question with an and returns its filters' labels.
+func filterLabels(t *testing.T, an *understand.Analyzer, question string) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	in, err := an.Analyze(ctx, question, understand.Settings{Now: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range in.Query.Filters {
+		got = append(got, f.Label)
+	}
+	return got
+}
