@@ -26,21 +26,43 @@ func requestID(ctx context.Context) string {
 	return id
 }
 
-// auditTurn appends the audit record of a turn's outcome (out, or err),
-// before any of the outcome is shown. It returns the error the turn ends
-// with: err, or, when an answer's record cannot be written, an INTERNAL
-// error in its place, so that no rows are shown that the audit log does
-// not record. A turn its caller cancelled is not recorded: it has no
-// outcome, and runs again (and is recorded then) when it is followed.
-//
-// The statement recorded is the one the database was given: the guard's
-// copy, with the scope value written into every scoped table, and its
-// bound values.
+// auditTurn appends the audit record of a turn that ends without an
+// outcome to save (its rights were refused) and returns the error it ends
+// with (see auditRecord). A turn its caller cancelled is not recorded.
 func (s *Service) auditTurn(ctx context.Context, c *store.Conversation, st *state, out *engine.Outcome, err error, at time.Time) error {
 	if err != nil && errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return err
 	}
-	r := store.AuditRecord{At: at, UserID: c.UserID, Source: c.Source, ConversationID: c.ID,
+	r, err := s.auditRecord(ctx, c, st, out, err, at)
+	if r == nil {
+		return err
+	}
+	// written even when the client has gone
+	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	aerr := s.st.AppendAudit(actx, *r)
+	if aerr == nil {
+		return err
+	}
+	s.opt.Log.Warn("append audit record", "conversation", c.ID, "outcome", r.Outcome, "err", aerr)
+	if r.Outcome == store.AuditAnswered {
+		return errUnaudited(aerr)
+	}
+	return err
+}
+
+// auditRecord returns the audit record of a turn's outcome (out, or err),
+// which is saved with the outcome, before any of it is shown, and the
+// error the turn ends with: err, or, when an answer's bound values cannot
+// be encoded, an INTERNAL error in its place and no record, so that no
+// rows are shown that the audit log does not record. A turn its caller
+// cancelled has no outcome: it is recorded when it runs again.
+//
+// The statement recorded is the one the database was given: the guard's
+// copy, with the scope value written into every scoped table, and its
+// bound values.
+func (s *Service) auditRecord(ctx context.Context, c *store.Conversation, st *state, out *engine.Outcome, err error, at time.Time) (*store.AuditRecord, error) {
+	r := &store.AuditRecord{At: at, UserID: c.UserID, Source: c.Source, ConversationID: c.ID,
 		RequestID: requestID(ctx), Question: c.Question}
 	// the scope value the user chose, should the turn fail before its
 	// statement is known (a refused scope is worth recording too)
@@ -76,22 +98,11 @@ func (s *Service) auditTurn(ctx context.Context, c *store.Conversation, st *stat
 		params, merr := json.Marshal(args)
 		if merr != nil {
 			s.opt.Log.Warn("encode the bound values of an audit record", "conversation", c.ID, "err", merr)
-			return errUnaudited(merr)
+			return nil, errUnaudited(merr)
 		}
 		r.Statement, r.Params, r.Rows = stmt, params, a.RowCount
 	}
-	// written even when the client has gone: the statement ran
-	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
-	aerr := s.st.AppendAudit(actx, r)
-	if aerr == nil {
-		return err
-	}
-	s.opt.Log.Warn("append audit record", "conversation", c.ID, "outcome", r.Outcome, "err", aerr)
-	if r.Outcome == store.AuditAnswered {
-		return errUnaudited(aerr)
-	}
-	return err
+	return r, err
 }
 
 // sweepAudit deletes the audit records older than Options.AuditKeep: the

@@ -106,12 +106,20 @@ func TestAuditFailedTurn(t *testing.T) {
 	}
 }
 
-// unauditedStore cannot write the audit log.
+// unauditedStore cannot write the audit log: AppendAudit fails, and so
+// does a save that carries an audit record.
 type unauditedStore struct{ store.Store }
 
 var errAuditDown = errors.New("audit log unavailable")
 
 func (unauditedStore) AppendAudit(context.Context, store.AuditRecord) error { return errAuditDown }
+
+func (s unauditedStore) SaveConversation(ctx context.Context, w store.Save) ([]store.Event, error) {
+	if w.Audit != nil {
+		return nil, errAuditDown
+	}
+	return s.Store.SaveConversation(ctx, w)
+}
 
 // TestAuditFailsClosed: an answer the audit log cannot record is not
 // shown, not even its events.
@@ -176,6 +184,28 @@ func waitFor(t *testing.T, ok func() bool) {
 	for deadline := time.Now().Add(waitLimit); !ok(); time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("timed out waiting")
+		}
+	}
+}
+
+// TestAuditOutcomeNotSaved: a turn whose outcome cannot be saved still
+// records the statement that ran, and shows none of its answer.
+func TestAuditOutcomeNotSaved(t *testing.T) {
+	t.Parallel()
+	errDown := errors.New("store went away")
+	e := newEnv(t, conversation.Options{}, hooks{saveOutcome: func(context.Context) error { return errDown }})
+	var shown []string
+	_, err := e.svc.Ask(context.Background(), "flo", notInteractive(bigWounds, "clinic"), func(ev store.Event) {
+		shown = append(shown, ev.Type)
+	})
+	wantCode(t, err, apperr.CodeInternal)
+	got := auditOf(t, e.svc, "flo")
+	if len(got) != 1 || got[0].Outcome != store.AuditAnswered || got[0].Statement == "" {
+		t.Fatalf("audit records = %+v; want the answer's statement", got)
+	}
+	for _, typ := range shown {
+		if typ == "result" || typ == "sql" {
+			t.Errorf("event %q was sent for an answer that was not saved", typ)
 		}
 	}
 }

@@ -111,18 +111,21 @@ func (c *fakeClock) Add(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
-// hooks intercept a store's calls. Every turn reads NeverAsk once, as it
-// starts, under the conversation's lease; it saves its outcome with a
-// SaveConversation that carries its "done" event.
+// hooks intercept a store's calls. Every turn reads the user's "never
+// ask me" switch once (Learned), as it starts, under the conversation's
+// lease; it saves its outcome with a SaveConversation that carries its
+// "done" event.
 type hooks struct {
-	// neverAsk runs before each NeverAsk.
+	// neverAsk runs before each NeverAsk and Learned.
 	neverAsk func(ctx context.Context)
 	// saveOutcome runs before a turn's outcome is saved; an error is
 	// returned instead of saving.
 	saveOutcome func(ctx context.Context) error
-	// beforeLock runs before each Lock, and CreateLocked.
+	// beforeLock runs before each Lock, CreateLocked, and
+	// SaveConversation that takes the lease.
 	beforeLock func(ctx context.Context, id string)
-	// lock is told each Lock (and CreateLocked) and its result.
+	// lock is told each Lock (and CreateLocked, and SaveConversation that
+	// takes the lease) and its result.
 	lock func(id, owner string, ok bool)
 }
 
@@ -140,13 +143,27 @@ func (s hookedStore) NeverAsk(ctx context.Context, user string) (bool, error) {
 	return s.Store.NeverAsk(ctx, user)
 }
 
+func (s hookedStore) Learned(ctx context.Context, user, source string) (store.Learned, error) {
+	if s.h.neverAsk != nil {
+		s.h.neverAsk(ctx)
+	}
+	return s.Store.Learned(ctx, user, source)
+}
+
 func (s hookedStore) SaveConversation(ctx context.Context, w store.Save) ([]store.Event, error) {
 	if s.h.saveOutcome != nil && len(w.Events) > 0 && w.Events[len(w.Events)-1].Type == "done" {
 		if err := s.h.saveOutcome(ctx); err != nil {
 			return nil, err
 		}
 	}
-	return s.Store.SaveConversation(ctx, w)
+	if w.Lock != "" && s.h.beforeLock != nil {
+		s.h.beforeLock(ctx, w.Conversation.ID)
+	}
+	evs, err := s.Store.SaveConversation(ctx, w)
+	if w.Lock != "" && s.h.lock != nil && (err == nil || errors.Is(err, store.ErrLocked)) {
+		s.h.lock(w.Conversation.ID, w.Lock, err == nil)
+	}
+	return evs, err
 }
 
 func (s hookedStore) CreateLocked(ctx context.Context, c *store.Conversation, owner string, ttl time.Duration, events ...store.Event) ([]store.Event, error) {

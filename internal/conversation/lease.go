@@ -11,6 +11,10 @@ import (
 // conversation was lost: another instance may be running the turn.
 var errLeaseLost = errors.New("the conversation's lease was lost")
 
+// errChanged is the cause of the SESSION_BUSY of a save that found the
+// conversation changed since it was read.
+var errChanged = errors.New("the conversation changed since it was read")
+
 // leaseLost reports whether ctx was cancelled because its turn's lease was
 // lost.
 func leaseLost(ctx context.Context) bool {

@@ -315,16 +315,29 @@ func (s *Service) save(c *store.Conversation, st *state) error {
 	return nil
 }
 
-// begin loads a conversation for a new message: takes the lease, then
-// reads the conversation under it (once, decoding its state) and checks
-// the user, expiry and the message limit. A lease it cannot take is
-// reported as the conversation's state explains (not found, expired, at
-// its limit), else as busy.
-func (s *Service) begin(ctx context.Context, user, id string) (*store.Conversation, *state, string, error) {
-	owner := s.newID(s.instance + "/")
+// begin reads a conversation for a new message (once, decoding its
+// state) and checks the user, expiry and the message limit. Unless locked
+// is set, or the conversation is active (a turn runs, or should run), it
+// takes no lease: the message's save takes it (store.Save.Lock), so that a
+// message costs one write before its turn instead of two. With locked, it
+// takes the lease first and reads the conversation under it; a lease it
+// cannot take is reported as the conversation's state explains (not
+// found, expired, at its limit), else as busy. held reports whether the
+// lease is held.
+func (s *Service) begin(ctx context.Context, user, id string, locked bool) (c *store.Conversation, st *state, owner string, held bool, err error) {
+	owner = s.newID(s.instance + "/")
+	if !locked {
+		c, st, err = s.load(ctx, user, id)
+		if err == nil {
+			err = s.takesMessages(c)
+		}
+		if err != nil || c.Status != store.StatusActive {
+			return c, st, owner, false, err
+		}
+	}
 	ok, err := s.st.Lock(ctx, id, owner, s.opt.LockTTL)
 	if err != nil {
-		return nil, nil, "", s.lockError(err)
+		return nil, nil, "", false, s.lockError(err)
 	}
 	if !ok {
 		c, err := s.loadRow(ctx, user, id)
@@ -334,19 +347,19 @@ func (s *Service) begin(ctx context.Context, user, id string) (*store.Conversati
 		if err == nil {
 			err = s.lockError(nil)
 		}
-		return nil, nil, "", err
+		return nil, nil, "", false, err
 	}
 	// another user's conversation (or none) was locked only for as long as
 	// this read: the lease is released before "not found" is answered
-	c, st, err := s.load(ctx, user, id)
+	c, st, err = s.load(ctx, user, id)
 	if err == nil {
 		err = s.takesMessages(c)
 	}
 	if err != nil {
 		s.unlock(id, owner)
-		return nil, nil, "", err
+		return nil, nil, "", false, err
 	}
-	return c, st, owner, nil
+	return c, st, owner, true, nil
 }
 
 // takesMessages reports why a conversation takes no more messages: its
@@ -372,42 +385,71 @@ func (s *Service) Send(ctx context.Context, user, id string, m Message, emit Emi
 	if len([]rune(m.Text)) > understand.MaxQuestionLen || m.Answer != nil && len([]rune(m.Answer.FreeText)) > understand.MaxQuestionLen {
 		return nil, apperr.Errorf(apperr.CodeBadRequest, "the message is longer than %d characters", understand.MaxQuestionLen)
 	}
-	c, st, owner, err := s.begin(ctx, user, id)
-	if err != nil {
-		return nil, err
-	}
-	held := true
-	defer func() {
-		if held {
+	return s.message(ctx, user, id, emit, func(c *store.Conversation, st *state) (store.Save, bool, error) {
+		var (
+			ev     store.Event
+			answer *store.Answer // what the user's preferences learn from the answer
+			err    error
+		)
+		switch {
+		case m.Answer != nil:
+			ev, answer, err = s.applyAnswer(c, st, *m.Answer)
+		case c.Status == store.StatusAwaiting && st.Pending != nil && !clarify.LooksLikeQuestion(m.Text):
+			// text while a question is pending answers it
+			ev, answer, err = s.applyAnswer(c, st, Answer{ClarificationID: st.Pending.ID, FreeText: m.Text})
+		default:
+			ev = s.applyText(c, st, m.Text, s.opt.Clock().UTC())
+		}
+		return store.Save{Events: []store.Event{ev}, Answer: answer}, false, err
+	})
+}
+
+// message runs a message of a user: it reads the conversation (begin),
+// applies the message to it (apply returns what to save with it, and
+// whether the turn must answer rather than ask), saves it — taking the
+// conversation's lease in the same write, unless begin took it — and runs
+// the turn. A save that finds the conversation changed since it was read
+// (another message, an expiry) starts over once, under the lease, so the
+// message is judged by what the conversation has become.
+func (s *Service) message(ctx context.Context, user, id string, emit Emit, apply func(*store.Conversation, *state) (store.Save, bool, error)) (*Result, error) {
+	for locked := false; ; locked = true {
+		c, st, owner, held, err := s.begin(ctx, user, id, locked)
+		if err != nil {
+			return nil, err
+		}
+		now := s.opt.Clock().UTC()
+		c.Messages++
+		w, answerNow, err := apply(c, st)
+		if err != nil {
+			if held {
+				s.unlock(c.ID, owner)
+			}
+			return nil, err
+		}
+		// the message is saved before the turn runs: a crash now loses
+		// nothing
+		c.Status = store.StatusActive
+		c.UpdatedAt = now
+		w.Conversation = c
+		if !held {
+			w.Lock, w.LockTTL = owner, s.opt.LockTTL
+		}
+		err = s.persist(ctx, w, st, emit)
+		if err != nil && held {
 			s.unlock(c.ID, owner)
 		}
-	}()
-	now := s.opt.Clock().UTC()
-	c.Messages++
-	var (
-		ev     store.Event
-		answer *store.Answer // what the user's preferences learn from the answer
-	)
-	switch {
-	case m.Answer != nil:
-		ev, answer, err = s.applyAnswer(c, st, *m.Answer)
-	case c.Status == store.StatusAwaiting && st.Pending != nil && !clarify.LooksLikeQuestion(m.Text):
-		// text while a question is pending answers it
-		ev, answer, err = s.applyAnswer(c, st, Answer{ClarificationID: st.Pending.ID, FreeText: m.Text})
-	default:
-		ev = s.applyText(c, st, m.Text, now)
+		switch {
+		case errors.Is(err, errChanged) && !held:
+			continue
+		case errors.Is(err, store.ErrLocked):
+			return nil, s.lockError(nil)
+		case errors.Is(err, store.ErrNotFound):
+			return nil, apperr.Errorf(apperr.CodeNotFound, "no conversation %q", id)
+		case err != nil:
+			return nil, err
+		}
+		return s.finish(ctx, c, st, owner, emit, answerNow)
 	}
-	if err != nil {
-		return nil, err
-	}
-	// the answer is saved before the turn runs: a crash now loses nothing
-	c.Status = store.StatusActive
-	c.UpdatedAt = now
-	if err := s.persist(ctx, store.Save{Conversation: c, Events: []store.Event{ev}, Answer: answer}, st, emit); err != nil {
-		return nil, err
-	}
-	held = false
-	return s.finish(ctx, c, st, owner, emit, false)
 }
 
 // applyAnswer applies an answer to the pending clarification; it returns
@@ -494,18 +536,19 @@ func (s *Service) ChangeAssumption(ctx context.Context, user, id, slot, optionID
 	if optionID == "" {
 		return nil, apperr.Errorf(apperr.CodeBadRequest, "option_id is required")
 	}
-	c, st, owner, err := s.begin(ctx, user, id)
-	if err != nil {
-		return nil, err
-	}
-	held := true
-	defer func() {
-		if held {
-			s.unlock(c.ID, owner)
-		}
-	}()
+	return s.message(ctx, user, id, emit, func(c *store.Conversation, st *state) (store.Save, bool, error) {
+		ev, err := s.changeAssumption(c, st, slot, optionID)
+		// a changed answer is answered, never turned into a new question
+		return store.Save{Events: []store.Event{ev}}, true, err
+	})
+}
+
+// changeAssumption applies a changed assumption to the conversation, which
+// must have an answer with that assumption and that alternative, and
+// returns its event.
+func (s *Service) changeAssumption(c *store.Conversation, st *state, slot, optionID string) (store.Event, error) {
 	if st.Last == nil || st.Last.Answer == nil {
-		return nil, apperr.Errorf(apperr.CodeBadRequest, "the conversation has no answer to change")
+		return store.Event{}, apperr.Errorf(apperr.CodeBadRequest, "the conversation has no answer to change")
 	}
 	var a *clarify.Assumption
 	for _, list := range [][]clarify.Assumption{st.Last.Answer.Assumptions, st.Last.Answer.OpenQuestions} {
@@ -516,28 +559,20 @@ func (s *Service) ChangeAssumption(ctx context.Context, user, id, slot, optionID
 		}
 	}
 	if a == nil {
-		return nil, apperr.Errorf(apperr.CodeNotFound, "the answer has no assumption %q", slot)
+		return store.Event{}, apperr.Errorf(apperr.CodeNotFound, "the answer has no assumption %q", slot)
 	}
 	ok := a.Chosen == optionID
 	for _, alt := range a.Alternatives {
 		ok = ok || alt.ID == optionID
 	}
 	if !ok {
-		return nil, apperr.Errorf(apperr.CodeBadRequest, "option %q is not an alternative of %q", optionID, slot)
+		return store.Event{}, apperr.Errorf(apperr.CodeBadRequest, "option %q is not an alternative of %q", optionID, slot)
 	}
 	now := s.opt.Clock().UTC()
-	c.Messages++
 	st.Resolved[slot] = resolution{OptionID: optionID}
 	st.Turns = append(st.Turns, Turn{At: now, Role: "user", Kind: "change", Text: slot + " → " + optionID})
-	ev := s.event(st, c.ID, "change", map[string]any{"slot": slot, "option_id": optionID})
-	c.Status = store.StatusActive
 	st.AnswerNow = true
-	if err := s.persist(ctx, store.Save{Conversation: c, Events: []store.Event{ev}}, st, emit); err != nil {
-		return nil, err
-	}
-	// a changed answer is answered, never turned into a new question
-	held = false
-	return s.finish(ctx, c, st, owner, emit, true)
+	return s.event(st, c.ID, "change", map[string]any{"slot": slot, "option_id": optionID}), nil
 }
 
 // event builds the next event of a conversation.
@@ -568,7 +603,10 @@ func (s *Service) persist(ctx context.Context, w store.Save, st *state, emit Emi
 	}
 	stored, err := s.st.SaveConversation(ctx, w)
 	if errors.Is(err, store.ErrConflict) {
-		return apperr.Errorf(apperr.CodeSessionBusy, "the conversation changed while this request ran; try again")
+		return &apperr.Error{Code: apperr.CodeSessionBusy, Message: "the conversation changed while this request ran; try again", Err: errChanged}
+	}
+	if errors.Is(err, store.ErrLocked) || errors.Is(err, store.ErrNotFound) {
+		return err
 	}
 	if err != nil {
 		return &apperr.Error{Code: apperr.CodeInternal, Message: "could not save the conversation", Err: err}
@@ -603,12 +641,58 @@ const maxAhead = 256
 // Follow sends a conversation's events after a sequence, then every new
 // one — published by this instance as it happens, or written by another
 // instance (found by the instance's one follower, which watches the store
-// for every stream) — until ctx ends or send fails.
+// for every stream) — until ctx ends or send fails. It is Watch, then
+// the Watcher's Run.
 func (s *Service) Follow(ctx context.Context, user, id string, after int64, send func(store.Event) error) error {
-	c, err := s.loadRow(ctx, user, id)
+	w, err := s.Watch(ctx, user, id)
 	if err != nil {
 		return err
 	}
+	return w.Run(ctx, after, send)
+}
+
+// Watcher is a conversation a user may follow, found by Watch.
+type Watcher struct {
+	s    *Service
+	user string
+	c    *store.Conversation
+}
+
+// Watch checks that a conversation exists and is the user's (else
+// NOT_FOUND), in one read of its row that does not decode its state, so
+// that a server can answer an error before it opens an event stream.
+func (s *Service) Watch(ctx context.Context, user, id string) (*Watcher, error) {
+	c, err := offStack(func() (*store.Conversation, error) { return s.loadRow(ctx, user, id) })
+	if err != nil {
+		return nil, err
+	}
+	c.State = nil // not needed: an open stream keeps no copy of it
+	return &Watcher{s: s, user: user, c: c}, nil
+}
+
+// offStack runs f on a short-lived goroutine and returns what it returns.
+// A store read grows the stack of the goroutine that runs it (SQLite's
+// most of all), and a goroutine keeps its stack while it waits: the
+// goroutine of an open event stream, which waits for as long as the
+// stream is open, reads the store only through offStack.
+func offStack[T any](f func() (T, error)) (T, error) {
+	type res struct {
+		v   T
+		err error
+	}
+	ch := make(chan res, 1)
+	go func() {
+		v, err := f()
+		ch <- res{v, err}
+	}()
+	r := <-ch
+	return r.v, r.err
+}
+
+// Run follows the conversation as Follow does, from the row Watch read.
+func (w *Watcher) Run(ctx context.Context, after int64, send func(store.Event) error) error {
+	s, user, c, id := w.s, w.user, w.c, w.c.ID
+	w.c = nil
 	sub := s.hub.subscribe(id, after)
 	defer s.hub.unsubscribe(id, sub)
 	// events go out in sequence with no gap: a live event ahead of one not
@@ -645,20 +729,11 @@ func (s *Service) Follow(ctx context.Context, user, id string, after int64, send
 	// store reads run on a short-lived goroutine: the follower's own stack
 	// stays small while it waits, which is what an open stream costs
 	poll := func() error {
-		type res struct {
-			evs []store.Event
-			err error
+		evs, err := offStack(func() ([]store.Event, error) { return s.st.Events(ctx, id, after) })
+		if err != nil {
+			return err
 		}
-		ch := make(chan res, 1)
-		go func() {
-			evs, err := s.st.Events(ctx, id, after)
-			ch <- res{evs, err}
-		}()
-		r := <-ch
-		if r.err != nil {
-			return r.err
-		}
-		return deliver(r.evs)
+		return deliver(evs)
 	}
 	if err := poll(); err != nil {
 		return err

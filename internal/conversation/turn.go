@@ -3,6 +3,7 @@ package conversation
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -31,11 +32,13 @@ var stepLabels = map[string]string{
 
 // turn runs the engine on the conversation's question with the answers
 // given so far and the user's learned preferences, streams its events, and
-// saves the outcome with its query log record, releasing the lease in the
-// same write. The caller holds the conversation's lease (l); the returned
-// "done" (or "interrupted") event is saved but not yet published: the
-// caller publishes it once the lease is released, so a client that
-// answers as soon as it sees "done" never finds the conversation busy.
+// saves the outcome with its query log and audit records, releasing the
+// lease in the same write; the outcome's events are published once it is
+// saved, so none of an answer is shown that the audit log does not hold.
+// The caller holds the conversation's lease (l); the returned "done" (or
+// "interrupted") event is saved but not yet published: the caller
+// publishes it once the lease is released, so a client that answers as
+// soon as it sees "done" never finds the conversation busy.
 func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, l *turnLease, emit Emit, answerNow bool) (*Result, *store.Event, error) {
 	eng, err := s.engines.Engine(ctx, c.Source)
 	if err != nil {
@@ -50,10 +53,15 @@ func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, l 
 	}
 	start := time.Now()
 	interactive := c.Interactive && !answerNow
-	if never, err := s.st.NeverAsk(ctx, c.UserID); err == nil && never {
+	// the user's switch and preferences, in one read
+	user, err := s.st.Learned(ctx, c.UserID, c.Source)
+	if err != nil {
+		s.opt.Log.Warn("read preferences", "err", err)
+	}
+	if user.NeverAsk {
 		interactive = false
 	}
-	resolved, learned := s.learned(ctx, c, st)
+	resolved, learned := s.learned(st, user.Preferences)
 	var events []store.Event
 	add := func(typ string, data any) {
 		ev := s.event(st, c.ID, typ, data)
@@ -72,23 +80,83 @@ func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, l 
 		// anything saved here would only conflict with it
 		return nil, nil, &apperr.Error{Code: apperr.CodeSessionBusy, Message: "another instance took this turn over; follow the conversation for its outcome", Err: errLeaseLost}
 	}
+	if err != nil && errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		// the client went away: the turn stays without an outcome (a
+		// follower resumes it), but the events already sent are kept
+		// with an "interrupted" mark, so no event id is ever reused; it
+		// has no outcome to audit
+		return nil, s.interrupted(ctx, c, st, l, events), err
+	}
 	now := s.opt.Clock().UTC()
 	c.UpdatedAt = now
-	res := &Result{ConversationID: c.ID}
-	rec := store.QueryRecord{ConversationID: c.ID, UserID: c.UserID, Source: c.Source, Question: c.Question,
+	audit, err := s.auditRecord(ctx, c, st, out, err, now)
+	// what the outcome changes, kept to build it again should its audit
+	// record fail
+	keptC, keptSt, shown := *c, *st, len(events)
+	o, err := s.outcome(c, st, out, err, now, learned, events)
+	if err != nil {
+		return nil, nil, err
+	}
+	o.rec.DurationMS = float64(time.Since(start).Microseconds()) / 1000
+	// persist in a context that survives a client going away mid-save
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	err = l.save(pctx, s.st, store.Save{Conversation: c, Events: o.events, Query: &o.rec, Audit: audit})
+	if err != nil && audit != nil {
+		// the statement ran: it is recorded even when its outcome cannot
+		// be saved
+		aerr := s.st.AppendAudit(pctx, *audit)
+		if aerr != nil {
+			s.opt.Log.Warn("append audit record", "conversation", c.ID, "outcome", audit.Outcome, "err", aerr)
+		}
+		if aerr != nil && !errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrNotFound) {
+			// the audit log is what failed, perhaps: an answer it does
+			// not hold is not shown, the turn fails instead; another
+			// outcome is saved without its record
+			if audit.Outcome == store.AuditAnswered {
+				*c, *st = keptC, keptSt
+				if o, err = s.outcome(c, st, nil, errUnaudited(aerr), now, learned, events[:shown]); err != nil {
+					return nil, nil, err
+				}
+				o.rec.DurationMS = float64(time.Since(start).Microseconds()) / 1000
+			}
+			err = l.save(pctx, s.st, store.Save{Conversation: c, Events: o.events, Query: &o.rec})
+		}
+	}
+	if errors.Is(err, store.ErrConflict) {
+		return nil, nil, apperr.Errorf(apperr.CodeSessionBusy, "the conversation changed while this request ran; try again")
+	}
+	if err != nil {
+		return nil, nil, &apperr.Error{Code: apperr.CodeInternal, Message: "could not save the conversation", Err: err}
+	}
+	s.publish(emit, o.events[shown:len(o.events)-1]...)
+	return o.res, &o.events[len(o.events)-1], nil
+}
+
+// outcome is what a turn came to, ready to save.
+type outcome struct {
+	res *Result
+	// events are the turn's events: those streamed while it ran, then
+	// the outcome's, then "done".
+	events []store.Event
+	rec    store.QueryRecord
+}
+
+// outcome applies the engine's outcome (out, or err) to the conversation:
+// its status, turns and last result, with its events after those of
+// progress (shown) and its query log record. It returns an error only when
+// the conversation cannot be encoded.
+func (s *Service) outcome(c *store.Conversation, st *state, out *engine.Outcome, err error, now time.Time, learned map[string]bool, shown []store.Event) (outcome, error) {
+	o := outcome{res: &Result{ConversationID: c.ID}, events: slices.Clip(shown)}
+	add := func(typ string, data any) { o.events = append(o.events, s.event(st, c.ID, typ, data)) }
+	res, rec := o.res, &o.rec
+	*rec = store.QueryRecord{ConversationID: c.ID, UserID: c.UserID, Source: c.Source, Question: c.Question,
 		Turns: len(st.Turns), Clarifications: st.Asked, At: now}
 	if err == nil && out != nil {
 		rec.Unknown = out.Understood.Unknown
 	}
-	err = s.auditTurn(ctx, c, st, out, err, now)
 	switch {
 	case err != nil:
-		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
-			// the client went away: the turn stays without an outcome (a
-			// follower resumes it), but the events already sent are kept
-			// with an "interrupted" mark, so no event id is ever reused
-			return nil, s.interrupted(ctx, c, st, l, events), err
-		}
 		code, msg := apperr.CodeOf(err), apperr.MessageOf(err)
 		if code == "" {
 			// a failure nobody classified (those that are INTERNAL were
@@ -139,23 +207,9 @@ func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, l 
 		rec.Status, rec.SQL, rec.Rows, rec.Assumptions = out.Status, a.SQL, a.RowCount, len(a.Assumptions)
 	}
 	st.AnswerNow = false
-	done := s.event(st, c.ID, "done", map[string]string{"status": res.Status})
-	events = append(events, done)
+	add("done", map[string]string{"status": res.Status})
 	st.Last = res
-	rec.DurationMS = float64(time.Since(start).Microseconds()) / 1000
-	if err := s.save(c, st); err != nil {
-		return nil, nil, err
-	}
-	// persist in a context that survives a client going away mid-save
-	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
-	if err := l.save(pctx, s.st, store.Save{Conversation: c, Events: events, Query: &rec}); err != nil {
-		if errors.Is(err, store.ErrConflict) {
-			return nil, nil, apperr.Errorf(apperr.CodeSessionBusy, "the conversation changed while this request ran; try again")
-		}
-		return nil, nil, &apperr.Error{Code: apperr.CodeInternal, Message: "could not save the conversation", Err: err}
-	}
-	return res, &done, nil
+	return o, s.save(c, st)
 }
 
 // interrupted saves the events of a cancelled turn and an "interrupted"
@@ -223,21 +277,17 @@ func (l *turnLease) save(ctx context.Context, st store.Store, w store.Save) erro
 	return nil
 }
 
-// learned merges the user's learned preferences under the conversation's
-// own answers: a remembered choice, or the same answer given three times,
-// is applied (method preference, shown as "your usual choice"). Scope is
-// never learned.
-func (s *Service) learned(ctx context.Context, c *store.Conversation, st *state) (map[string]understand.Resolution, map[string]bool) {
+// learned merges the user's learned preferences (prefs, of the
+// conversation's source) under the conversation's own answers: a
+// remembered choice, or the same answer given three times, is applied
+// (method preference, shown as "your usual choice"). Scope is never
+// learned.
+func (s *Service) learned(st *state, prefs []store.Preference) (map[string]understand.Resolution, map[string]bool) {
 	res := make(map[string]understand.Resolution, len(st.Resolved))
 	for k, r := range st.Resolved {
 		res[k] = r.understand()
 	}
 	learned := map[string]bool{}
-	prefs, err := s.st.Preferences(ctx, c.UserID, c.Source)
-	if err != nil {
-		s.opt.Log.Warn("read preferences", "err", err)
-		return res, learned
-	}
 	for _, p := range prefs {
 		if _, done := res[p.Slot]; done || p.Slot == "scope" || !p.Remember && p.Count < minRepeats {
 			continue

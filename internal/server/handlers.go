@@ -165,7 +165,11 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		break
 	}
 	id := r.PathValue("id")
-	if _, err := s.svc.Get(r.Context(), userOf(r), id); err != nil {
+	// checked before the stream opens, so that an unknown conversation is
+	// a 404; the check reads the conversation's row without decoding its
+	// state
+	watch, err := s.svc.Watch(r.Context(), userOf(r), id)
+	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
@@ -174,7 +178,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer sw.close()
-	err := s.svc.Follow(sw.ctx, userOf(r), id, after, sw.send)
+	err = watch.Run(sw.ctx, after, sw.send)
 	if err != nil && !errors.Is(err, errShutdown) && sw.ctx.Err() == nil {
 		s.log(r).Warn("event stream ended", "err", err)
 	}

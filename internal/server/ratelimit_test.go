@@ -163,7 +163,7 @@ func TestRateLimitOff(t *testing.T) {
 	}
 }
 
-// gatedTurns is a store whose NeverAsk, read as each of ana's turns
+// gatedTurns is a store whose Learned, read as each of ana's turns
 // starts, reports the turn and holds it until release is closed.
 type gatedTurns struct {
 	store.Store
@@ -171,7 +171,7 @@ type gatedTurns struct {
 	release <-chan struct{}
 }
 
-func (s gatedTurns) NeverAsk(ctx context.Context, user string) (bool, error) {
+func (s gatedTurns) Learned(ctx context.Context, user, source string) (store.Learned, error) {
 	if user == "ana" {
 		s.started <- struct{}{}
 		select {
@@ -179,7 +179,7 @@ func (s gatedTurns) NeverAsk(ctx context.Context, user string) (bool, error) {
 		case <-ctx.Done():
 		}
 	}
-	return s.Store.NeverAsk(ctx, user)
+	return s.Store.Learned(ctx, user, source)
 }
 
 // TestRateLimitConcurrentTurns: with two turns running, a user's third is

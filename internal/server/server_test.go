@@ -458,7 +458,7 @@ func TestSourceUnavailableRetryAfter(t *testing.T) {
 	}
 }
 
-// heldTurn is a store whose first NeverAsk (read as a turn starts) waits
+// heldTurn is a store whose first Learned (read as a turn starts) waits
 // until the turn's context ends: the first turn stops between its first
 // event and its work until its client is gone.
 type heldTurn struct {
@@ -466,14 +466,14 @@ type heldTurn struct {
 	calls *atomic.Int32
 }
 
-func (s heldTurn) NeverAsk(ctx context.Context, user string) (bool, error) {
+func (s heldTurn) Learned(ctx context.Context, user, source string) (store.Learned, error) {
 	if s.calls.Add(1) == 1 {
 		select {
 		case <-ctx.Done():
 		case <-time.After(10 * time.Second): // the test fails below
 		}
 	}
-	return s.Store.NeverAsk(ctx, user)
+	return s.Store.Learned(ctx, user, source)
 }
 
 // TestDroppedTurnResumes: a client whose connection drops mid-turn cancels
@@ -538,7 +538,7 @@ func TestShutdownWaitsForOpeningStream(t *testing.T) {
 	}
 }
 
-// releasedTurn is a store whose first NeverAsk (read as a turn starts)
+// releasedTurn is a store whose first Learned (read as a turn starts)
 // waits for release.
 type releasedTurn struct {
 	store.Store
@@ -546,11 +546,11 @@ type releasedTurn struct {
 	calls   *atomic.Int32
 }
 
-func (s releasedTurn) NeverAsk(ctx context.Context, user string) (bool, error) {
+func (s releasedTurn) Learned(ctx context.Context, user, source string) (store.Learned, error) {
 	if s.calls.Add(1) == 1 {
 		<-s.release
 	}
-	return s.Store.NeverAsk(ctx, user)
+	return s.Store.Learned(ctx, user, source)
 }
 
 // TestShutdownFinishesTurn: a graceful shutdown ends open streams with a

@@ -112,6 +112,18 @@ var (
 // AppendAudit appends r to the audit log (At, when zero, is now; Params,
 // when empty, is []). Params must be a JSON array.
 func (s *sqlStore) AppendAudit(ctx context.Context, r AuditRecord) error {
+	args, err := s.auditArgs(r)
+	if err != nil {
+		return fmt.Errorf("store: append audit: %w", err)
+	}
+	if _, err := s.exec(ctx, insertAudit, args...); err != nil {
+		return fmt.Errorf("store: append audit: %w", err)
+	}
+	return nil
+}
+
+// auditArgs checks r and returns the arguments of insertAudit.
+func (s *sqlStore) auditArgs(r AuditRecord) ([]any, error) {
 	at := utc(r.At)
 	if r.At.IsZero() {
 		at = utc(s.now())
@@ -122,17 +134,13 @@ func (s *sqlStore) AppendAudit(ctx context.Context, r AuditRecord) error {
 	}
 	var vals []any
 	if err := json.Unmarshal([]byte(params), &vals); err != nil || vals == nil {
-		return fmt.Errorf("store: append audit: %w: params %.40q are not a JSON array", ErrAuditRecord, params)
+		return nil, fmt.Errorf("%w: params %.40q are not a JSON array", ErrAuditRecord, params)
 	}
 	if r.UserID == "" || r.Outcome == "" {
-		return fmt.Errorf("store: append audit: %w: a record needs a user and an outcome", ErrAuditRecord)
+		return nil, fmt.Errorf("%w: a record needs a user and an outcome", ErrAuditRecord)
 	}
-	_, err := s.exec(ctx, insertAudit, s.d.timeArg(at), r.UserID, r.Source, r.ConversationID, r.RequestID,
-		r.Question, r.Scope, r.Statement, params, r.Rows, r.Outcome, r.ErrorCode)
-	if err != nil {
-		return fmt.Errorf("store: append audit: %w", err)
-	}
-	return nil
+	return []any{s.d.timeArg(at), r.UserID, r.Source, r.ConversationID, r.RequestID,
+		r.Question, r.Scope, r.Statement, params, r.Rows, r.Outcome, r.ErrorCode}, nil
 }
 
 // Audit returns the audit records f selects, newest (highest ID) first.

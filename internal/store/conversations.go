@@ -148,33 +148,35 @@ func (s *sqlStore) create(ctx context.Context, c *Conversation, l *leaseArgs, ev
 			return nil, err
 		}
 	}
-	err := s.inTx(ctx, func(tx txn) error {
-		if l != nil {
-			if err := lockIn(tx, s.d.lockSQL, lockArgs); err != nil {
+	convArgs := []any{c.ID, c.UserID, c.Source, c.Question, c.Status, c.Interactive, notNil(c.State),
+		c.Messages, rounds, len(evs), s.d.timeArg(created), s.d.timeArg(updated),
+		s.d.optTime(expires), c.Statement}
+	var err error
+	if s.wr == nil {
+		err = s.runPgTx(ctx, s.createPgTx(c.ID, lockArgs, convArgs, evs))
+	} else {
+		err = s.inTx(ctx, func(tx txn) error {
+			if l != nil {
+				if err := lockIn(tx, s.d.lockSQL, lockArgs); err != nil {
+					return err
+				}
+			}
+			res, err := tx.exec(insertConversation, convArgs...)
+			if err != nil {
 				return err
 			}
-		}
-		res, err := tx.exec(insertConversation,
-			c.ID, c.UserID, c.Source, c.Question, c.Status, c.Interactive, notNil(c.State),
-			c.Messages, rounds, len(evs), s.d.timeArg(created), s.d.timeArg(updated),
-			s.d.optTime(expires), c.Statement)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n == 0 {
-			return ErrExists
-		}
-		if err := s.appendEvents(tx, c.ID, evs); err != nil {
-			return err
-		}
-		return nil
-	})
+			if n, err := res.RowsAffected(); err != nil {
+				return err
+			} else if n == 0 {
+				return ErrExists
+			}
+			return s.appendEvents(tx, c.ID, evs)
+		})
+	}
 	if err != nil {
 		return nil, fmt.Errorf("store: create conversation %s: %w", c.ID, err)
 	}
-	s.notify(ctx, c.ID, len(evs))
+	s.notify(c.ID, len(evs))
 	c.CreatedAt, c.UpdatedAt, c.ExpiresAt, c.Version = created, updated, expires, 1
 	return evs, nil
 }
@@ -223,6 +225,20 @@ func (s *sqlStore) SaveConversation(ctx context.Context, w Save) ([]Event, error
 			return nil, fmt.Errorf("store: update conversation %s: %w", c.ID, err)
 		}
 	}
+	var audit []any
+	if w.Audit != nil {
+		var err error
+		if audit, err = s.auditArgs(*w.Audit); err != nil {
+			return nil, fmt.Errorf("store: update conversation %s: %w", c.ID, err)
+		}
+	}
+	var lockArgs []any
+	if w.Lock != "" {
+		var err error
+		if lockArgs, err = s.leaseArgs("lock", leaseArgs{id: c.ID, owner: w.Lock, ttl: w.LockTTL}); err != nil {
+			return nil, fmt.Errorf("store: update conversation %s: %w", c.ID, err)
+		}
+	}
 	var answer *Answer
 	if w.Answer != nil {
 		a, err := s.checkAnswer(*w.Answer)
@@ -240,21 +256,58 @@ func (s *sqlStore) SaveConversation(ctx context.Context, w Save) ([]Event, error
 	if !expires.IsZero() {
 		expires = utc(expires)
 	}
+	updArgs := []any{c.ID, c.Version, c.Source, c.Question, c.Status, c.Interactive, notNil(c.State),
+		c.Messages, s.d.timeArg(updated), s.d.optTime(expires), len(events), c.Statement}
+	var (
+		evs []Event
+		err error
+	)
+	if s.wr == nil {
+		evs = numberEvents(c.ID, 0, now, events)
+		err = s.runPgTx(ctx, s.savePgTx(w, saveArgs{lock: lockArgs, update: updArgs, answer: answer, query: query, audit: audit}, evs))
+		if errors.Is(err, errNoRow) {
+			err = s.goneOrChanged(ctx, c.ID)
+		}
+	} else {
+		evs, err = s.saveSQLite(ctx, w, saveArgs{lock: lockArgs, update: updArgs, answer: answer, query: query, audit: audit}, now)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: update conversation %s: %w", c.ID, err)
+	}
+	s.notify(c.ID, len(evs))
+	c.UpdatedAt, c.ExpiresAt = updated, expires
+	c.Version++
+	return evs, nil
+}
+
+// saveArgs are the checked arguments of a save's statements: lock,
+// answer, query and audit are nil when the save has none.
+type saveArgs struct {
+	lock, update, query, audit []any
+	answer                     *Answer
+}
+
+// saveSQLite runs SaveConversation's statements one after the other in a
+// transaction of SQLite's writer and returns the events, numbered.
+func (s *sqlStore) saveSQLite(ctx context.Context, w Save, a saveArgs, now time.Time) ([]Event, error) {
+	c, events := w.Conversation, w.Events
+	lockArgs, answer, query, audit := a.lock, a.answer, a.query, a.audit
 	var evs []Event
 	err := s.inTx(ctx, func(tx txn) error {
+		// the lease first, as Lock would have taken it before the write
+		if lockArgs != nil {
+			if err := lockIn(tx, s.d.lockSQL, lockArgs); err != nil {
+				return err
+			}
+		}
 		var last int64
-		err := tx.queryRow(updateConversation,
-			c.ID, c.Version, c.Source, c.Question, c.Status, c.Interactive, notNil(c.State),
-			c.Messages, s.d.timeArg(updated), s.d.optTime(expires), len(events), c.Statement).Scan(&last)
+		err := tx.queryRow(updateConversation, a.update...).Scan(&last)
 		if errors.Is(err, sql.ErrNoRows) {
 			var n int
 			if err := tx.queryRow(conversationExists, c.ID).Scan(&n); err != nil {
 				return err
 			}
-			if n == 0 {
-				return ErrNotFound
-			}
-			return ErrConflict
+			return goneOrChanged(n)
 		}
 		if err != nil {
 			return err
@@ -273,6 +326,11 @@ func (s *sqlStore) SaveConversation(ctx context.Context, w Save) ([]Event, error
 				return fmt.Errorf("log query: %w", err)
 			}
 		}
+		if audit != nil {
+			if _, err := tx.exec(insertAudit, audit...); err != nil {
+				return fmt.Errorf("append audit: %w", err)
+			}
+		}
 		if w.Unlock != "" {
 			if _, err := tx.exec(unlock, c.ID, w.Unlock); err != nil {
 				return fmt.Errorf("unlock: %w", err)
@@ -280,27 +338,21 @@ func (s *sqlStore) SaveConversation(ctx context.Context, w Save) ([]Event, error
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("store: update conversation %s: %w", c.ID, err)
-	}
-	s.notify(ctx, c.ID, len(evs))
-	c.UpdatedAt, c.ExpiresAt = updated, expires
-	c.Version++
-	return evs, nil
+	return evs, err
 }
 
 // notify announces that a conversation has new events (PostgreSQL:
 // NOTIFY; SQLite announces nothing, its followers poll Heads). It runs
-// after the commit, as a statement of its own: a NOTIFY inside the
-// writing transaction makes PostgreSQL commit such transactions one at a
-// time, which cut the store's throughput by a quarter (bench serve, 131
-// against 173–184 conversations/s). A notification lost here is only
-// late: followers also poll Heads.
-func (s *sqlStore) notify(ctx context.Context, id string, events int) {
-	if events == 0 || s.d.notifySQL == "" {
+// after the commit, not in it: a NOTIFY inside the writing transaction
+// makes PostgreSQL commit such transactions one at a time, which cut the
+// store's throughput by a quarter (bench serve, 131 against 173–184
+// conversations/s). The announcer sends the announcements of concurrent
+// writes together; one lost is only late: followers also poll Heads.
+func (s *sqlStore) notify(id string, events int) {
+	if events == 0 || s.ann == nil {
 		return
 	}
-	_, _ = s.w.ExecContext(context.WithoutCancel(ctx), s.d.notifySQL, id, s.channel)
+	s.ann.announce(id)
 }
 
 // numberEvents numbers events after seq last and fills in what the store
@@ -340,6 +392,17 @@ func (s *sqlStore) appendEvents(tx txn, id string, evs []Event) error {
 		}
 		return nil
 	}
+	for _, st := range s.eventStmts(id, evs) {
+		if _, err := tx.exec(st.q, st.args...); err != nil {
+			return fmt.Errorf("append events: %w", err)
+		}
+	}
+	return nil
+}
+
+// eventStmts returns the multi-row INSERTs that append evs (numbered).
+func (s *sqlStore) eventStmts(id string, evs []Event) []stmt {
+	var sts []stmt
 	for len(evs) > 0 {
 		batch := evs[:min(len(evs), maxEventsPerInsert)]
 		evs = evs[len(batch):]
@@ -348,11 +411,18 @@ func (s *sqlStore) appendEvents(tx txn, id string, evs []Event) error {
 		for _, e := range batch {
 			args = append(args, e.Seq, e.Type, notNil(e.Data), s.d.timeArg(e.At))
 		}
-		if _, err := tx.exec(insertEvents(len(batch)), args...); err != nil {
-			return fmt.Errorf("append events: %w", err)
-		}
+		sts = append(sts, stmt{insertEvents(len(batch)), args})
 	}
-	return nil
+	return sts
+}
+
+// goneOrChanged judges a conversation whose update matched no row, from
+// how many rows have its id.
+func goneOrChanged(n int) error {
+	if n == 0 {
+		return ErrNotFound
+	}
+	return ErrConflict
 }
 
 // DeleteConversation removes a conversation, its events and its lease; it

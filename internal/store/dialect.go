@@ -24,8 +24,9 @@ type dialect struct {
 	// renewSQL extends a lease its owner still holds: $1 id, $2 owner, $3
 	// ttl in microseconds and, unless serverClock, $4 now.
 	renewSQL string
-	// notifySQL announces that conversation $1 has new events on channel
-	// $2, in the transaction that wrote them ("" when the dialect cannot).
+	// notifySQL announces on channel $1 that the conversations whose ids
+	// are in the JSON array $2 have new events ("" when the dialect
+	// cannot).
 	notifySQL string
 	// headsSQL reads the id, last_seq and status of the conversations
 	// whose ids are in the JSON array $1.
@@ -57,7 +58,7 @@ ON CONFLICT (conversation_id) DO UPDATE SET owner = excluded.owner, expires_at =
 WHERE locks.owner = excluded.owner OR locks.expires_at <= clock_timestamp()`,
 	renewSQL: `UPDATE locks SET expires_at = clock_timestamp() + $3::bigint * interval '1 microsecond'
 WHERE conversation_id = $1 AND owner = $2`,
-	notifySQL: `SELECT pg_notify($2, $1)`,
+	notifySQL: `SELECT pg_notify($1, id) FROM jsonb_array_elements_text($2::jsonb) AS id`,
 	headsSQL:  `SELECT id, last_seq, status FROM conversations WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb))`,
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -136,4 +137,41 @@ func sqlOf(s Store) *sqlStore {
 		return n.sqlStore
 	}
 	return s.(*sqlStore)
+}
+
+// RoundTrips counts the requests a PostgreSQL store's connections send
+// and wait on: each statement run alone, each batch of statements sent
+// together. The announcements of new events (sent after the commit, by
+// another goroutine) are not counted.
+type RoundTrips struct{ n atomic.Int64 }
+
+// Count is how many round trips were counted.
+func (r *RoundTrips) Count() int64 { return r.n.Load() }
+
+func (r *RoundTrips) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
+	if d.SQL != postgresDialect.notifySQL {
+		r.n.Add(1)
+	}
+	return ctx
+}
+
+func (*RoundTrips) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+func (r *RoundTrips) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	r.n.Add(1)
+	return ctx
+}
+
+func (*RoundTrips) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+func (*RoundTrips) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
+
+// OpenCounting opens the PostgreSQL store dsn names with its round trips
+// counted in rt.
+func OpenCounting(ctx context.Context, dsn string, rt *RoundTrips) (Store, error) {
+	pc, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return nil, err
+	}
+	pc.Tracer = rt
+	return openPostgresConfig(ctx, pc, "postgres", Config{DSN: dsn, Now: time.Now})
 }

@@ -17,12 +17,18 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`
 VALUES ($1, $2, $3, $4, $5)
 ON CONFLICT (user_id, source, slot) DO UPDATE SET value = excluded.value, at = excluded.at`
 
-	// $2 = '' selects every source.
-	answerCounts = `SELECT source, slot, value, count(*), max(at), max(id)
+	// learnedOfUser reads, in one query ($2 = '' selects every source), the user's answers counted per
+	// value ('a'), remembered values ('r') and "never ask me" switch
+	// ('n', its value in count): what a turn reads of its user.
+	learnedOfUser = `SELECT 'a', source, slot, value, count(*), max(at), max(id)
 FROM answers WHERE user_id = $1 AND ($2 = '' OR source = $2)
-GROUP BY source, slot, value`
-	rememberedValues = `SELECT source, slot, value, at
-FROM remembered WHERE user_id = $1 AND ($2 = '' OR source = $2)`
+GROUP BY source, slot, value
+UNION ALL
+SELECT 'r', source, slot, value, 0, at, 0
+FROM remembered WHERE user_id = $1 AND ($2 = '' OR source = $2)
+UNION ALL
+SELECT 'n', '', '', '', CASE WHEN never_ask THEN 1 ELSE 0 END, updated_at, 0
+FROM user_settings WHERE user_id = $1`
 
 	forgetAnswers    = `DELETE FROM answers WHERE user_id = $1 AND ($2 = '' OR source = $2) AND slot = $3`
 	forgetRemembered = `DELETE FROM remembered WHERE user_id = $1 AND ($2 = '' OR source = $2) AND slot = $3`
@@ -62,15 +68,28 @@ func (s *sqlStore) checkAnswer(a Answer) (Answer, error) {
 
 // recordAnswer writes a checked answer in tx.
 func (s *sqlStore) recordAnswer(tx txn, a Answer) error {
-	if _, err := tx.exec(insertAnswer, a.UserID, a.Source, a.Slot, a.Value, a.Remember,
-		a.Kind, a.BestGuess, s.d.timeArg(a.At)); err != nil {
-		return err
+	for _, st := range s.answerStmts(a) {
+		if _, err := tx.exec(st.q, st.args...); err != nil {
+			return err
+		}
 	}
-	if !a.Remember {
-		return nil
+	return nil
+}
+
+// stmt is a statement with its arguments.
+type stmt struct {
+	q    string
+	args []any
+}
+
+// answerStmts returns the statements that write a checked answer.
+func (s *sqlStore) answerStmts(a Answer) []stmt {
+	sts := []stmt{{insertAnswer, []any{a.UserID, a.Source, a.Slot, a.Value, a.Remember,
+		a.Kind, a.BestGuess, s.d.timeArg(a.At)}}}
+	if a.Remember {
+		sts = append(sts, stmt{rememberValue, []any{a.UserID, a.Source, a.Slot, a.Value, s.d.timeArg(a.At)}})
 	}
-	_, err := tx.exec(rememberValue, a.UserID, a.Source, a.Slot, a.Value, s.d.timeArg(a.At))
-	return err
+	return sts
 }
 
 // valueCount is how often a value was given for a slot.
@@ -101,11 +120,52 @@ type slotKey struct{ source, slot string }
 // otherwise the most frequent value with its Count and UpdatedAt the last
 // time it was given, ties going to the value given most recently.
 func (s *sqlStore) Preferences(ctx context.Context, userID, source string) ([]Preference, error) {
-	counts, err := s.answerCounts(ctx, userID, source)
+	l, err := s.Learned(ctx, userID, source)
 	if err != nil {
 		return nil, fmt.Errorf("store: preferences of %s: %w", userID, err)
 	}
-	prefs := map[slotKey]*Preference{}
+	return l.Preferences, nil
+}
+
+// Learned reads the user's "never ask me" switch and preferences (as
+// Preferences returns them) in one query.
+func (s *sqlStore) Learned(ctx context.Context, userID, source string) (Learned, error) {
+	var (
+		l          Learned
+		counts     = map[slotKey][]valueCount{}
+		remembered []Preference
+	)
+	err := s.readRows(ctx, learnedOfUser, []any{userID, source}, func(rows *sql.Rows) error {
+		var (
+			kind string
+			k    slotKey
+			v    valueCount
+		)
+		if err := rows.Scan(&kind, &k.source, &k.slot, &v.value, &v.count, timeCol{&v.last}, &v.lastID); err != nil {
+			return err
+		}
+		switch kind {
+		case "a":
+			counts[k] = append(counts[k], v)
+		case "r":
+			remembered = append(remembered, Preference{UserID: userID, Source: k.source, Slot: k.slot,
+				Value: v.value, Remember: true, UpdatedAt: v.last})
+		case "n":
+			l.NeverAsk = v.count != 0
+		}
+		return nil
+	})
+	if err != nil {
+		return Learned{}, fmt.Errorf("store: learned of %s: %w", userID, err)
+	}
+	l.Preferences = preferences(userID, counts, remembered)
+	return l, nil
+}
+
+// preferences picks each slot's preference: its remembered value, with how
+// often it was given, else its best counted value.
+func preferences(userID string, counts map[slotKey][]valueCount, remembered []Preference) []Preference {
+	prefs := map[slotKey]Preference{}
 	for k, vs := range counts {
 		best := vs[0]
 		for _, v := range vs[1:] {
@@ -113,49 +173,25 @@ func (s *sqlStore) Preferences(ctx context.Context, userID, source string) ([]Pr
 				best = v
 			}
 		}
-		prefs[k] = &Preference{UserID: userID, Source: k.source, Slot: k.slot,
+		prefs[k] = Preference{UserID: userID, Source: k.source, Slot: k.slot,
 			Value: best.value, Count: best.count, UpdatedAt: best.last}
 	}
-	err = s.readRows(ctx, rememberedValues, []any{userID, source}, func(rows *sql.Rows) error {
-		p := Preference{UserID: userID, Remember: true}
-		if err := rows.Scan(&p.Source, &p.Slot, &p.Value, timeCol{&p.UpdatedAt}); err != nil {
-			return err
-		}
+	for _, p := range remembered {
 		for _, v := range counts[slotKey{p.Source, p.Slot}] {
 			if v.value == p.Value {
 				p.Count = v.count
 			}
 		}
-		prefs[slotKey{p.Source, p.Slot}] = &p
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("store: preferences of %s: %w", userID, err)
+		prefs[slotKey{p.Source, p.Slot}] = p
 	}
 	out := make([]Preference, 0, len(prefs))
 	for _, p := range prefs {
-		out = append(out, *p)
+		out = append(out, p)
 	}
 	slices.SortFunc(out, func(a, b Preference) int {
 		return cmp.Or(cmp.Compare(a.Source, b.Source), cmp.Compare(a.Slot, b.Slot))
 	})
-	return out, nil
-}
-
-func (s *sqlStore) answerCounts(ctx context.Context, userID, source string) (map[slotKey][]valueCount, error) {
-	counts := map[slotKey][]valueCount{}
-	err := s.readRows(ctx, answerCounts, []any{userID, source}, func(rows *sql.Rows) error {
-		var (
-			k slotKey
-			v valueCount
-		)
-		if err := rows.Scan(&k.source, &k.slot, &v.value, &v.count, timeCol{&v.last}, &v.lastID); err != nil {
-			return err
-		}
-		counts[k] = append(counts[k], v)
-		return nil
-	})
-	return counts, err
+	return out
 }
 
 // ForgetPreference deletes the user's answers and remembered value for slot

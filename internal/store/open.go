@@ -205,10 +205,10 @@ var (
 		deleteLock, deleteEvents, deleteConversation, expireConversations,
 		sqliteDialect.lockSQL, sqliteDialect.renewSQL, unlock, savepoint, releaseSavepoint, rollbackSavepoint,
 		insertAnswer, rememberValue, forgetAnswers, forgetRemembered, setNeverAsk,
-		insertQuery,
+		insertQuery, insertAudit,
 	}
 	sqliteReads = []string{
-		selectConversation, sqliteDialect.headsSQL, selectEvents, answerCounts, rememberedValues, selectNeverAsk,
+		selectConversation, sqliteDialect.headsSQL, selectEvents, learnedOfUser, selectNeverAsk,
 		conversationStats, latencyPercentiles, selectQueryLog, selectAnswers,
 		listConversations, listConversationsAfter,
 	}
@@ -247,6 +247,12 @@ func openPostgres(ctx context.Context, dsn string, cfg Config) (Store, error) {
 		// pgx's parse errors redact the password.
 		return nil, fmt.Errorf("store: open %s: %w", display, err)
 	}
+	return openPostgresConfig(ctx, pc, display, cfg)
+}
+
+// openPostgresConfig opens a PostgreSQL store on the connections pc
+// configures; display names it in errors.
+func openPostgresConfig(ctx context.Context, pc *pgx.ConnConfig, display string, cfg Config) (Store, error) {
 	n := cfg.MaxConns
 	if n == 0 {
 		n = 16
@@ -268,6 +274,8 @@ func openPostgres(ctx context.Context, dsn string, cfg Config) (Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("store: %s: read the schema: %w", display, err)
 	}
+	channel := notifyChannel(schema)
 	return &pgNotifier{sqlStore: &sqlStore{d: &postgresDialect, w: db, r: db, slots: make(chan struct{}, n),
-		now: cfg.Now, name: display, channel: notifyChannel(schema)}, listen: pc.Copy()}, nil
+		now: cfg.Now, name: display, channel: channel, ann: newAnnouncer(db, postgresDialect.notifySQL, channel)},
+		listen: pc.Copy()}, nil
 }

@@ -38,6 +38,8 @@ type sqlStore struct {
 	// channel is where PostgreSQL announces new events (notifyChannel of
 	// the store's schema); "" for SQLite.
 	channel string
+	// ann announces new events on channel; nil for SQLite.
+	ann *announcer
 }
 
 var _ Store = (*sqlStore)(nil)
@@ -212,6 +214,9 @@ func (s *sqlStore) Ping(ctx context.Context) error {
 func (s *sqlStore) Close() error {
 	if s.wr != nil {
 		s.wr.close()
+	}
+	if s.ann != nil {
+		s.ann.close()
 	}
 	var errs []error
 	for _, m := range []map[string]*sql.Stmt{s.ws, s.rs} {

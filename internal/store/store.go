@@ -101,9 +101,19 @@ type Save struct {
 	Answer *Answer
 	// Query, when set, is appended to the query log as LogQuery appends it.
 	Query *QueryRecord
+	// Audit, when set, is appended to the audit log as AppendAudit
+	// appends it: a turn's outcome is committed with its audit record.
+	Audit *AuditRecord
 	// Unlock, when set, releases that owner's lease on the conversation,
 	// as Unlock does.
 	Unlock string
+	// Lock, when set, first takes that owner's lease on the conversation
+	// for LockTTL, as Lock does: a message saved with the lease its turn
+	// then runs under, in one transaction instead of two. Another owner's
+	// unexpired lease fails the write with ErrLocked, and nothing is
+	// written.
+	Lock    string
+	LockTTL time.Duration
 }
 
 // Head is what a follower needs to know of a conversation to tell whether
@@ -142,6 +152,14 @@ type Preference struct {
 	// Count is how many times the user gave Value (since last forgotten).
 	Count     int
 	UpdatedAt time.Time
+}
+
+// Learned is what a turn reads of its user.
+type Learned struct {
+	// NeverAsk is the user's "never ask me" switch.
+	NeverAsk bool
+	// Preferences are the user's preferences for the source.
+	Preferences []Preference
 }
 
 // QueryRecord is one entry of the query log: one finished turn.
@@ -259,6 +277,9 @@ type Store interface {
 	// source is ""), the remembered value if any, else the most frequent
 	// value with its count; ties go to the most recent.
 	Preferences(ctx context.Context, userID, source string) ([]Preference, error)
+	// Learned returns what a turn reads of its user, in one read: the
+	// "never ask me" switch, and the preferences Preferences returns.
+	Learned(ctx context.Context, userID, source string) (Learned, error)
 	// ForgetPreference drops a user's answers and remembered value for a
 	// slot, so it is asked again.
 	ForgetPreference(ctx context.Context, userID, source, slot string) error

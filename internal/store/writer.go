@@ -98,16 +98,21 @@ func (w *writer) do(ctx context.Context, f func(txn) error) error {
 }
 
 // close lets the writer finish every accepted write, then stops it.
-func (w *writer) close() {
-	w.mu.Lock()
-	if w.closed {
-		w.mu.Unlock()
+func (w *writer) close() { stopOnce(&w.mu, &w.closed, w.quit, w.done) }
+
+// stopOnce stops a goroutine's owner once: it sets *closed under l (so
+// that nothing is queued after), tells the goroutine to quit, and waits
+// for it to end. Later calls return at once.
+func stopOnce(l sync.Locker, closed *bool, quit chan struct{}, done <-chan struct{}) {
+	l.Lock()
+	if *closed {
+		l.Unlock()
 		return
 	}
-	w.closed = true
-	w.mu.Unlock()
-	close(w.quit)
-	<-w.done
+	*closed = true
+	l.Unlock()
+	close(quit)
+	<-done
 }
 
 func (w *writer) run() {

@@ -282,6 +282,51 @@ func testNeverAsk(t *testing.T, newDSN NewDSN) {
 		if err != nil || got != st.want {
 			t.Fatalf("step %d: NeverAsk(%s) = %v, %v; want %v", i, st.user, got, err, st.want)
 		}
+		// Learned reads the same switch
+		l, err := s.Learned(ctx, st.user, "")
+		if err != nil || l.NeverAsk != st.want {
+			t.Fatalf("step %d: Learned(%s).NeverAsk = %v, %v; want %v", i, st.user, l.NeverAsk, err, st.want)
+		}
+	}
+}
+
+// testLearned: Learned returns the preferences Preferences returns, with
+// the user's switch, for one source or all.
+func testLearned(t *testing.T, newDSN NewDSN) {
+	ctx := context.Background()
+	s := fresh(t, newDSN)
+	for _, a := range []store.Answer{
+		{UserID: "u1", Source: "clinic", Slot: "size", Value: "opt:large"},
+		{UserID: "u1", Source: "clinic", Slot: "size", Value: "opt:large"},
+		{UserID: "u1", Source: "clinic", Slot: "size", Value: "opt:small", Remember: true},
+		{UserID: "u1", Source: "labs", Slot: "when", Value: "opt:week"},
+		{UserID: "u2", Source: "clinic", Slot: "size", Value: "opt:huge"},
+	} {
+		if err := s.RecordAnswer(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.SetNeverAsk(ctx, "u1", true); err != nil {
+		t.Fatal(err)
+	}
+	for _, source := range []string{"clinic", ""} {
+		want, err := s.Preferences(ctx, "u1", source)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Learned(ctx, "u1", source)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(store.Learned{NeverAsk: true, Preferences: want}, got); diff != "" {
+			t.Errorf("Learned(u1, %q) (-want +got):\n%s", source, diff)
+		}
+		if len(want) == 0 || want[0].Value != "opt:small" || !want[0].Remember || want[0].Count != 1 {
+			t.Errorf("preferences of %q = %+v; want the remembered small first, given once", source, want)
+		}
+	}
+	if got, err := s.Learned(ctx, "u3", ""); err != nil || got.NeverAsk || len(got.Preferences) != 0 {
+		t.Errorf("Learned of a user with nothing = %+v, %v; want nothing", got, err)
 	}
 }
 
