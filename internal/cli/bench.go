@@ -112,6 +112,8 @@ func (e *env) benchServe(ctx context.Context, args []string) error {
 		open            sync.WaitGroup
 		release         = make(chan struct{})
 	)
+	srvCPU0, _ := cpuTicks(srv.cmd.Process.Pid)
+	ownCPU0, _ := cpuTicks(os.Getpid())
 	start := time.Now()
 	var wg sync.WaitGroup
 	open.Add(*n)
@@ -145,6 +147,8 @@ func (e *env) benchServe(ctx context.Context, args []string) error {
 		return ctx.Err()
 	}
 	elapsed := time.Since(start)
+	srvCPU1, _ := cpuTicks(srv.cmd.Process.Pid)
+	ownCPU1, _ := cpuTicks(os.Getpid())
 	time.Sleep(500 * time.Millisecond)
 	peak, _ := rssKB(srv.cmd.Process.Pid)
 	close(release)
@@ -154,7 +158,13 @@ func (e *env) benchServe(ctx context.Context, args []string) error {
 	fmt.Fprintf(e.stdout, "conversations: %d ok, %d failed in %s (%.0f conversations/s, %.0f turns/s)\n",
 		ok, len(failures), elapsed.Round(time.Millisecond), float64(ok)/elapsed.Seconds(), 2*float64(ok)/elapsed.Seconds())
 	fmt.Fprintf(e.stdout, "time to first event: p50 %s  p99 %s\n", pct(firstEv, 0.5), pct(firstEv, 0.99))
-	fmt.Fprintf(e.stdout, "time to answer (ask, clarification, answer): p50 %s  p99 %s\n", pct(answer, 0.5), pct(answer, 0.99))
+	fmt.Fprintf(e.stdout, "time to answer (ask, clarification, answer): p50 %s  p95 %s  p99 %s\n", pct(answer, 0.5), pct(answer, 0.95), pct(answer, 0.99))
+	if ok > 0 {
+		// CPU time per conversation depends less on what else the machine
+		// runs than throughput does
+		fmt.Fprintf(e.stdout, "CPU per conversation: server %.2f ms, this client %.2f ms\n",
+			float64(srvCPU1-srvCPU0)*10/float64(ok), float64(ownCPU1-ownCPU0)*10/float64(ok))
+	}
 	fmt.Fprintf(e.stdout, "server RSS at the end of the load (%d streams open, garbage of %d turns not yet returned): %.1f MiB\n", ok, 2*ok, float64(peak)/1024)
 	for i, f := range failures {
 		if i == 5 {
@@ -432,6 +442,31 @@ func settledRSS(pid int) int64 {
 		prev = cur
 	}
 	return prev
+}
+
+// cpuTicks reads the CPU time a process used so far, user and system, in
+// clock ticks of 10 ms (Linux).
+func cpuTicks(pid int) (int64, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	// the fields after the command, which is in parentheses and may hold
+	// spaces: utime and stime are the 12th and 13th of them
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 {
+		return 0, fmt.Errorf("unexpected /proc/%d/stat", pid)
+	}
+	f := strings.Fields(string(data[i+1:]))
+	if len(f) < 13 {
+		return 0, fmt.Errorf("unexpected /proc/%d/stat", pid)
+	}
+	u, err := strconv.ParseInt(f[11], 10, 64)
+	if err != nil {
+		return 0, err
+	}
+	st, err := strconv.ParseInt(f[12], 10, 64)
+	return u + st, err
 }
 
 // rssKB reads a process's resident set size (Linux).

@@ -357,6 +357,15 @@ func (e *env) measureScale(ctx context.Context, data *scaledData, qs *scaleQuest
 		return err
 	}
 	defer raw.Close()
+	if t.Dialect == model.SQLite {
+		// The driver's SQLite keeps the page caches of every connection
+		// of the process in one group: a direct-run connection kept open
+		// takes the pages the source's connections read and leaves them
+		// reading every page again (source/open.go, sqliteIdle), which no
+		// user's process has. Each direct run gets a fresh connection,
+		// closed after it (docs/bench.md).
+		raw.SetMaxIdleConns(0)
+	}
 	for _, c := range []struct {
 		table string
 		n     *int64

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -78,12 +77,7 @@ func WriteScaledSQLite(ctx context.Context, path string, opt Options, factor int
 }
 
 func scaleSQLiteFile(ctx context.Context, path string, factor int) (err error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return err
-	}
-	dsn := (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String() + "?" + sqlitePragmas
-	db, err := sql.Open("sqlite", dsn)
+	db, err := openBuild(path)
 	if err != nil {
 		return err
 	}
@@ -92,7 +86,6 @@ func scaleSQLiteFile(ctx context.Context, path string, factor int) (err error) {
 			err = cerr
 		}
 	}()
-	db.SetMaxOpenConns(1)
 	// one transaction: with the journal off it costs nothing, and the file
 	// is thrown away if anything fails
 	tx, err := db.BeginTx(ctx, nil)

@@ -293,13 +293,7 @@ const sqlitePragmas = "_pragma=journal_mode(OFF)&_pragma=synchronous(OFF)&_pragm
 // into place only after a clean close, so a crash costs nothing but the
 // temporary file.
 func writeSQLite(ctx context.Context, path string, ds *dataset) (err error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return err
-	}
-	dsn := (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String() +
-		"?" + sqlitePragmas
-	db, err := sql.Open("sqlite", dsn)
+	db, err := openBuild(path)
 	if err != nil {
 		return err
 	}
@@ -308,8 +302,23 @@ func writeSQLite(ctx context.Context, path string, ds *dataset) (err error) {
 			err = cerr
 		}
 	}()
-	db.SetMaxOpenConns(1)
 	return writer{dialect: model.SQLite}.loadInTx(ctx, db, ds)
+}
+
+// openBuild opens the SQLite file at path to build it: the build's
+// pragmas (sqlitePragmas), on one connection.
+func openBuild(path string) (*sql.DB, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	dsn := (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String() + "?" + sqlitePragmas
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	return db, nil
 }
 
 // loadPostgres writes ds into schema, creating it if need be and replacing
