@@ -40,6 +40,9 @@ func Write(ctx context.Context, s Store, q string, args ...any) error {
 	return err
 }
 
+// WriterCacheKiB is the page cache of SQLite's write connection.
+const WriterCacheKiB = writerCacheKiB
+
 // MigrationVersions lists the embedded migration versions of a dialect.
 func MigrationVersions(dialect string) ([]int, error) {
 	d := &sqliteDialect
@@ -174,4 +177,12 @@ func OpenCounting(ctx context.Context, dsn string, rt *RoundTrips) (Store, error
 	}
 	pc.Tracer = rt
 	return openPostgresConfig(ctx, pc, "postgres", Config{DSN: dsn, Now: time.Now})
+}
+
+// WriterPragma reads a PRAGMA of SQLite's write connection, in one of its
+// write transactions.
+func WriterPragma(ctx context.Context, s Store, name string) (string, error) {
+	var v string
+	err := sqlOf(s).inTx(ctx, func(t txn) error { return t.queryRow("PRAGMA " + name).Scan(&v) })
+	return v, err
 }

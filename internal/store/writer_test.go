@@ -64,3 +64,33 @@ func TestWriteIsolation(t *testing.T) {
 		})
 	}
 }
+
+// TestSQLiteWriterSettings checks the settings of SQLite's write
+// connection: those its durability rests on (WAL, synchronous=FULL), and
+// those that keep a group of writes off the disk until its COMMIT (the
+// savepoints' statement journal in memory, a page cache that holds a
+// group).
+func TestSQLiteWriterSettings(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, err := store.Open(ctx, sqliteDSN(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	for _, tc := range []struct{ pragma, want string }{
+		{"journal_mode", "wal"},
+		{"synchronous", "2"}, // FULL
+		{"temp_store", "2"},  // MEMORY
+		{"cache_size", fmt.Sprint(-store.WriterCacheKiB)},
+		{"busy_timeout", "10000"},
+	} {
+		got, err := store.WriterPragma(ctx, s, tc.pragma)
+		if err != nil {
+			t.Fatalf("PRAGMA %s: %v", tc.pragma, err)
+		}
+		if got != tc.want {
+			t.Errorf("PRAGMA %s = %s, want %s", tc.pragma, got, tc.want)
+		}
+	}
+}
