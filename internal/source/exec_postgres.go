@@ -2,6 +2,7 @@ package source
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -241,31 +242,37 @@ func pgStatementTimeout(ctx context.Context, queryTimeout time.Duration) (string
 // pool the limits of limits.go for a statement of the full query timeout
 // as startup parameters (statement_timeout, work_mem …): they are then the
 // session's reset values, which the DISCARD ALL after every statement
-// returns to, so no statement needs to set them. Which limits the
-// database accepts is probed once per pool, on a connection of its own
-// opened for it, and a refused optional one is left out with a warning,
-// as before: a startup parameter the role may not set would fail every
-// connection.
+// returns to, so no statement needs to set them. The pool's first
+// connections ask for all of them (pgConnector): a session that starts
+// with them has accepted every one. Only after a start was refused for a
+// setting is each limit tried, once per pool, on a connection of its own
+// opened for it, and a refused optional one left out with a warning: a
+// startup parameter the role may not set would fail every connection.
 func (p *execPool) pgStartupLimits(log *slog.Logger, queryTimeout time.Duration) func(context.Context, *pgx.ConnConfig) error {
 	return func(ctx context.Context, cc *pgx.ConnConfig) error {
-		var probe *pgconn.PgConn
-		defer func() {
-			if probe != nil {
-				probe.Close(ctx) //nolint:errcheck // the probe's connection served its purpose
-			}
-		}()
-		use, err := p.limits.usable(ctx, log, "postgres", postgresLimits(queryTimeout), func(ctx context.Context, l limit) error {
-			if probe == nil {
-				c, err := pgconn.ConnectConfig(ctx, &cc.Config)
-				if err != nil {
-					return fmt.Errorf("connect to try the limits: %w", err)
+		all := postgresLimits(queryTimeout)
+		use := all
+		if !p.limits.assumeAll() {
+			var probe *pgconn.PgConn
+			defer func() {
+				if probe != nil {
+					probe.Close(ctx) //nolint:errcheck // the probe's connection served its purpose
 				}
-				probe = c
+			}()
+			var err error
+			use, err = p.limits.usable(ctx, log, "postgres", all, func(ctx context.Context, l limit) error {
+				if probe == nil {
+					c, err := pgconn.ConnectConfig(ctx, &cc.Config)
+					if err != nil {
+						return fmt.Errorf("connect to try the limits: %w", err)
+					}
+					probe = c
+				}
+				return probePostgresLimit(ctx, probe, l)
+			})
+			if err != nil {
+				return err
 			}
-			return probePostgresLimit(ctx, probe, l)
-		})
-		if err != nil {
-			return err
 		}
 		// cc is a shallow copy of the pool's configuration: its map is
 		// shared with every other connection's
@@ -277,6 +284,34 @@ func (p *execPool) pgStartupLimits(log *slog.Logger, queryTimeout time.Duration)
 		return nil
 	}
 }
+
+// pgConnector opens the execution pool's connections. Until the pool
+// knows which limits the database accepts, a connection starts with all
+// of them: PostgreSQL ends a startup that names a setting it does not
+// know or that the role may not set, so a session that starts has
+// accepted every one, and the pool learns it without a probe (which cost
+// a connection of its own and a round trip per limit before a cold
+// source's first answer). A start refused for a setting makes the pool
+// try each limit instead (limitSet.distrust), and the connection is
+// opened again with those it accepts.
+type pgConnector struct {
+	inner driver.Connector
+	p     *execPool
+}
+
+func (c *pgConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	conn, err := c.inner.Connect(ctx)
+	if err == nil {
+		c.p.limits.acceptedAll()
+		return conn, nil
+	}
+	if !refusal(err) || !c.p.limits.distrust() {
+		return nil, err
+	}
+	return c.inner.Connect(ctx)
+}
+
+func (c *pgConnector) Driver() driver.Driver { return c.inner.Driver() }
 
 // probePostgresLimit tries one limit in a read-only transaction of its
 // own and returns the database's error.

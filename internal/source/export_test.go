@@ -43,3 +43,11 @@ func (l *limiter) State() (running, waiting, users [2]int) {
 	}
 	return running, waiting, users
 }
+
+// LimitsTried is how many limits the source's execution pool has tried
+// one by one on its database.
+func LimitsTried(s *Source) int {
+	s.exec.limits.mu.Lock()
+	defer s.exec.limits.mu.Unlock()
+	return s.exec.limits.tried
+}

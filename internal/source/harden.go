@@ -120,7 +120,7 @@ func openPostgresExec(t Target, opt Options) (*execPool, error) {
 	// Each statement ends with DISCARD ALL (exec_postgres.go), so an idle
 	// connection holds no state of the statement it ran.
 	p := &execPool{}
-	p.db = stdlib.OpenDB(*cfg, stdlib.OptionBeforeConnect(p.pgStartupLimits(opt.Log, opt.QueryTimeout)))
+	p.db = sql.OpenDB(&pgConnector{inner: stdlib.GetConnector(*cfg, stdlib.OptionBeforeConnect(p.pgStartupLimits(opt.Log, opt.QueryTimeout))), p: p})
 	setPoolSize(p.db, 10)
 	return p, nil
 }

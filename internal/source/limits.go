@@ -95,6 +95,43 @@ type limitSet struct {
 	mu      sync.Mutex
 	probed  bool
 	refused map[string]bool
+	// distrusted: a connection that asked for every limit was refused
+	// one, so each must be tried (PostgreSQL's startup parameters)
+	distrusted bool
+	// tried counts the limits tried one by one (tests read it)
+	tried int
+}
+
+// assumeAll reports whether a connection should ask for every limit, as
+// nothing is known yet of which the database refuses, or it accepted all.
+func (ls *limitSet) assumeAll() bool {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	return !ls.distrusted && (!ls.probed || len(ls.refused) == 0)
+}
+
+// acceptedAll records that a connection asking for every limit started:
+// the database accepts them all. It changes nothing once the limits have
+// been tried one by one.
+func (ls *limitSet) acceptedAll() {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if !ls.distrusted && !ls.probed {
+		ls.probed, ls.refused = true, map[string]bool{}
+	}
+}
+
+// distrust records that a connection asking for every limit was refused
+// for a setting, so that the next tries each limit; it reports whether
+// that changed anything (a second refusal is the connection's error).
+func (ls *limitSet) distrust() bool {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if ls.distrusted {
+		return false
+	}
+	ls.distrusted, ls.probed = true, false
+	return true
 }
 
 // usable returns the limits the database accepts, probing them first if
@@ -106,6 +143,7 @@ func (ls *limitSet) usable(ctx context.Context, log *slog.Logger, dialect string
 	if !ls.probed {
 		refused := map[string]bool{}
 		for _, l := range all {
+			ls.tried++
 			err := try(ctx, l)
 			if err == nil {
 				continue

@@ -191,6 +191,11 @@ func TestStatementLimitsInForce(t *testing.T) {
 			if diff := cmp.Diff(want, res.Rows[0]); diff != "" {
 				t.Errorf("settings inside a statement (-want +got):\n%s", diff)
 			}
+			// a database that accepts every limit is not asked about
+			// each (its connections start with all of them)
+			if n := source.LimitsTried(s.src); s.name == "postgres" && n != 0 {
+				t.Errorf("the pool tried %d limits one by one; want none", n)
+			}
 		})
 	}
 }
@@ -247,6 +252,9 @@ func TestLimitWithoutPrivilege(t *testing.T) {
 		if diff := cmp.Diff([]any{int64(2), "16MB"}, res.Rows[0]); diff != "" {
 			t.Errorf("statement %d (-want +got):\n%s", i+1, diff)
 		}
+	}
+	if source.LimitsTried(src) == 0 {
+		t.Error("the refused start did not make the pool try the limits one by one")
 	}
 	if n := strings.Count(logs.String(), "level=WARN"); n != 1 || !strings.Contains(logs.String(), "temp_file_limit") {
 		t.Errorf("want one warning naming temp_file_limit, got %d:\n%s", n, logs.String())
