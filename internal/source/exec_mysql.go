@@ -18,14 +18,29 @@ import (
 // (mysql_reset.go), which clears what a statement may leave in a session
 // (user variables, named locks, temporary tables, prepared statements,
 // session variables and counters). A warmer keeps a few such connections
-// ready, each with its server-side id read and the session settings of
-// limits.go already set for a statement of the full query timeout (its
-// time and memory limits, sql_mode, and tx_read_only, which makes every
-// transaction of the session read-only, its own autocommit one included):
-// a statement then costs only itself, and a SET of its time limit when
-// its caller's deadline is nearer. The connection of a statement that
-// ended well is reset before the statement returns, and the warmer
-// prepares and readies it again; any other is closed.
+// ready, each with its server-side id known and sql_mode keeping
+// backslash escapes on. The limits of limits.go (time and memory limits,
+// and tx_read_only, which makes the statement's transaction read-only,
+// its own autocommit one included) are
+//
+//   - on MariaDB, carried by each statement itself, SET STATEMENT … FOR
+//     <statement>, with its own time limit: they hold for that statement
+//     only, so a reset session needs nothing set again, and a nearer
+//     deadline costs nothing. A text holding a SET STATEMENT of its own,
+//     which MariaDB would apply inside ours and so lift them, is refused:
+//     mysqlStatementAllowed admits only SELECT or WITH first and no /*!
+//     comment, mariadbCommentFree no /*M! comment (MariaDB's own
+//     executable one);
+//   - on MySQL, which has no SET STATEMENT, session settings for a
+//     statement of the full query timeout, set by the warmer on each new
+//     or reset connection, and a SET of the statement's time limit when
+//     its caller's deadline is nearer.
+//
+// The connection of a statement that ended well is reset before the
+// statement returns, in one round trip with a probe of the new session
+// (its id, its sql_mode; mysql_reset.go); on MariaDB it is then ready at
+// once, on MySQL (or when sql_mode needs setting) the warmer prepares it
+// first. Any other connection is closed.
 // Where the pool cannot reset a session (TLS, or a network other than TCP
 // or a Unix socket), every statement gets a new connection, closed after
 // it, as the driver cannot reset one.
@@ -33,6 +48,14 @@ import (
 // Connecting is what a new connection costs (185 µs of the two machines'
 // time for MariaDB here, as much as four statements reading three rows
 // by key); a reset costs about 30 µs.
+
+// mysqlSession is what resetting a connection found: its session's id
+// and whether it may serve a statement as it is (else the warmer
+// prepares it first).
+type mysqlSession struct {
+	id    int64
+	ready bool
+}
 
 // mysqlWarm is how many connections the warmer keeps ready.
 const mysqlWarm = 3
@@ -65,13 +88,13 @@ type warmer struct {
 	prepare func(context.Context, *sql.Conn) error
 	// reset clears the session of a statement's connection (nil: never
 	// reused).
-	reset func(context.Context, *sql.Conn) error
+	reset func(context.Context, *sql.Conn) (mysqlSession, error)
 	stop  context.CancelFunc
 	done  chan struct{}
 }
 
 // newWarmer starts the warmer of db; close stops it.
-func newWarmer(db *sql.DB, n int, prepare, reset func(context.Context, *sql.Conn) error) *warmer {
+func newWarmer(db *sql.DB, n int, prepare func(context.Context, *sql.Conn) error, reset func(context.Context, *sql.Conn) (mysqlSession, error)) *warmer {
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &warmer{db: db, ready: make(chan fresh, n), kick: make(chan struct{}, 1),
 		prepare: prepare, reset: reset, stop: cancel, done: make(chan struct{})}
@@ -110,9 +133,11 @@ func (w *warmer) wake() {
 
 // release ends a statement's use of f. The connection of a statement
 // that ended well is reset now, before the statement returns, so that
-// nothing of its session (a named lock, say) outlives it, and handed to
-// the warmer to prepare and ready again; any other is closed, as is every
-// connection of a pool that does not reset them.
+// nothing of its session (a named lock, say) outlives it, and readied
+// again: at once when its session needs nothing more, else by the warmer,
+// which prepares it first. Any other is closed, as is every connection of
+// a pool that does not reset them, and one whose reset gave another
+// session (KILL QUERY would then stop another session's statement).
 func (w *warmer) release(ctx context.Context, f fresh, endedWell bool) {
 	if !endedWell || w.reset == nil {
 		w.drop(f)
@@ -120,14 +145,29 @@ func (w *warmer) release(ctx context.Context, f fresh, endedWell bool) {
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	if err := w.reset(ctx, f.conn); err != nil {
+	s, err := w.reset(ctx, f.conn)
+	if err != nil || s.id != f.id {
 		w.drop(f)
+		return
+	}
+	if s.ready {
+		f.at = time.Now()
+		w.put(f)
 		return
 	}
 	select {
 	case w.used <- f:
 	default: // the warmer has enough to do
 		w.drop(f)
+	}
+}
+
+// put readies f, or closes it when enough are ready.
+func (w *warmer) put(f fresh) {
+	select {
+	case w.ready <- f:
+	default:
+		discard(f.conn)
 	}
 }
 
@@ -151,7 +191,6 @@ func (w *warmer) run(ctx context.Context) {
 			w.recycle(ctx, f)
 			continue
 		}
-		// only the warmer sends on ready, so a send below never blocks
 	fill:
 		for len(w.ready) < cap(w.ready) {
 			// a reset connection first: readying it is cheaper than
@@ -173,26 +212,23 @@ func (w *warmer) run(ctx context.Context) {
 				}
 				break fill
 			}
-			w.ready <- f
+			w.put(f)
 		}
 	}
 }
 
-// recycle readies a reset connection, or closes it. It reads the
-// connection's id again, as open does: so the session has run what a new
-// one has (FOUND_ROWS(), which a reset keeps, counts that statement's one
-// row), and a reset that gave another session is noticed.
+// recycle prepares and readies a reset connection, or closes it.
 func (w *warmer) recycle(ctx context.Context, f fresh) {
 	if len(w.ready) == cap(w.ready) {
 		discard(f.conn)
 		return
 	}
-	if id, err := connectionID(ctx, f.conn); err != nil || id != f.id || w.prepare(ctx, f.conn) != nil {
+	if err := w.prepare(ctx, f.conn); err != nil {
 		discard(f.conn)
 		return
 	}
 	f.at = time.Now()
-	w.ready <- f
+	w.put(f)
 }
 
 // connectionID reads the server-side id of c's session.
@@ -250,20 +286,26 @@ func discard(c *sql.Conn) {
 }
 
 // resetMySQL clears the session of c, one of a resetting pool's
-// connections (mysql_reset.go).
-func resetMySQL(ctx context.Context, c *sql.Conn) error {
-	return c.Raw(func(dc any) error {
+// connections (mysql_reset.go). The session is ready as it is on MariaDB,
+// whose statements carry their limits, unless the sql_mode the reset
+// restored turns backslash escapes off.
+func (p *execPool) resetMySQL(ctx context.Context, c *sql.Conn) (mysqlSession, error) {
+	var s resetSession
+	err := c.Raw(func(dc any) error {
 		rc, ok := dc.(*resettableConn)
 		if !ok {
 			return fmt.Errorf("%w: unexpected driver connection %T", errNoReset, dc)
 		}
-		return rc.reset(ctx)
+		var err error
+		s, err = rc.reset(ctx)
+		return err
 	})
+	return mysqlSession{id: s.id, ready: p.mariadb && !s.noBackslashEscapes}, err
 }
 
-// prepareMySQL gives a new or reset connection the session settings of
-// limits.go for a statement of the full query timeout, learning first,
-// once per pool, whether the server is MariaDB.
+// prepareMySQL gives a new or reset connection its session settings
+// (setMySQLLimits), learning first, once per pool, whether the server is
+// MariaDB.
 func (p *execPool) prepareMySQL(log *slog.Logger, queryTimeout time.Duration) func(context.Context, *sql.Conn) error {
 	return func(ctx context.Context, c *sql.Conn) error {
 		if err := p.mysqlFlavor(ctx, c); err != nil {
@@ -280,9 +322,9 @@ func (p *execPool) prepareMySQL(log *slog.Logger, queryTimeout time.Duration) fu
 // the caller does not wait for (a canceled statement is also killed).
 const mysqlTimeoutSlack = 50 * time.Millisecond
 
-// mysqlStatementTimeout returns the SET of a statement's own time limit,
-// and whether it is needed. The text holds only a number this package
-// writes.
+// mysqlStatementTimeout returns the SET of a MySQL statement's own time
+// limit, and whether it is needed. The text holds only a number this
+// package writes.
 func (p *execPool) mysqlStatementTimeout(ctx context.Context, queryTimeout time.Duration) (string, bool) {
 	t := statementTimeout(ctx, queryTimeout)
 	if t > queryTimeout-mysqlTimeoutSlack {
@@ -290,6 +332,19 @@ func (p *execPool) mysqlStatementTimeout(ctx context.Context, queryTimeout time.
 	}
 	l := mysqlLimits(t, p.mariadb)[0] // the time limit, required
 	return "SET SESSION " + l.name + " = " + l.value, true
+}
+
+// mariadbCommentFree refuses a text holding MariaDB's own executable
+// comment, /*M! … */, whose content MariaDB runs as part of the statement:
+// "/*M! SET STATEMENT tx_read_only = 0 FOR */ SELECT …" would lift the
+// statement's limits, read-only included, for the SELECT after it.
+// mysqlStatementAllowed refuses /*! but reads /*M! as a plain comment.
+// Like it, this looks at the raw text, strings included.
+func mariadbCommentFree(query string) error {
+	if strings.Contains(strings.ToLower(query), "/*m!") {
+		return fmt.Errorf("%w: the text holds a MariaDB executable comment (even inside a string), which MariaDB may act on", ErrNotQuery)
+	}
+	return nil
 }
 
 // mysqlFlavor reads, once per pool, whether the server is MariaDB.
@@ -308,6 +363,9 @@ func (p *execPool) mysqlFlavor(ctx context.Context, conn *sql.Conn) error {
 }
 
 func (p *execPool) runMySQL(ctx context.Context, stopQuery func(), s *Source, query string, args []any, maxRows int) (res *Result, err error) {
+	if err := mariadbCommentFree(query); err != nil {
+		return nil, err
+	}
 	f, err := p.warm.take(ctx)
 	if err != nil {
 		return nil, err
@@ -319,7 +377,11 @@ func (p *execPool) runMySQL(ctx context.Context, stopQuery func(), s *Source, qu
 		p.warm.release(ctx, f, err == nil && !res.Truncated && ctx.Err() == nil)
 	}()
 	// The statement's time limit is enforced by the server.
-	if set, ok := p.mysqlStatementTimeout(ctx, s.opt.QueryTimeout); ok {
+	if p.mariadb {
+		if query, err = p.mariadbStatement(ctx, conn, s.opt.Log, s.opt.QueryTimeout, query); err != nil {
+			return nil, err
+		}
+	} else if set, ok := p.mysqlStatementTimeout(ctx, s.opt.QueryTimeout); ok {
 		if _, err := conn.ExecContext(ctx, set); err != nil {
 			return nil, err
 		}

@@ -148,17 +148,17 @@ func openMySQLExec(t Target, opt Options) (*execPool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", t.Display, err)
 	}
-	var reset func(context.Context, *sql.Conn) error
+	p := &execPool{}
+	var reset func(context.Context, *sql.Conn) (mysqlSession, error)
 	if resets {
-		conn, reset = resetConnector{conn}, resetMySQL
+		conn, reset = resetConnector{conn}, p.resetMySQL
 	}
-	db := sql.OpenDB(conn)
+	p.db = sql.OpenDB(conn)
 	// No session state survives a statement: a warmer keeps a few fresh or
 	// reset connections ready (exec_mysql.go), so neither connecting nor
 	// resetting is on a statement's way.
-	setPoolSize(db, 10)
-	p := &execPool{db: db}
-	p.warm = newWarmer(db, mysqlWarm, p.prepareMySQL(opt.Log, opt.QueryTimeout), reset)
+	setPoolSize(p.db, 10)
+	p.warm = newWarmer(p.db, mysqlWarm, p.prepareMySQL(opt.Log, opt.QueryTimeout), reset)
 	return p, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -49,10 +50,11 @@ func postgresLimits(timeout time.Duration) []limit {
 	}
 }
 
-// mysqlLimits are set on a connection before it serves a statement (a new
-// one, or one whose session was reset after its last statement, so they
-// end with it; exec_mysql.go). Values are numbers written by this
-// package, never user text.
+// mysqlLimits hold for each statement: on MariaDB the statement carries
+// them (SET STATEMENT … FOR), on MySQL they are set on its connection
+// before it serves a statement (a new one, or one whose session was reset
+// after its last statement, so they end with it); exec_mysql.go. Values
+// are numbers written by this package, never user text.
 func mysqlLimits(timeout time.Duration, mariadb bool) []limit {
 	mem := []limit{
 		// every transaction of the session is READ ONLY, the statement's
@@ -181,9 +183,10 @@ func refusal(err error) bool {
 	var my *mysql.MySQLError
 	if errors.As(err, &my) {
 		// ER_SPECIFIC_ACCESS_DENIED_ERROR, ER_UNKNOWN_SYSTEM_VARIABLE,
-		// ER_INCORRECT_GLOBAL_LOCAL_VAR, ER_WRONG_VALUE_FOR_VAR
+		// ER_INCORRECT_GLOBAL_LOCAL_VAR, ER_WRONG_VALUE_FOR_VAR,
+		// ER_SET_STATEMENT_NOT_SUPPORTED (MariaDB)
 		switch my.Number {
-		case 1227, 1193, 1238, 1231:
+		case 1227, 1193, 1238, 1231, 1971:
 			return true
 		}
 	}
@@ -202,26 +205,68 @@ func statementTimeout(ctx context.Context, timeout time.Duration) time.Duration 
 	return timeout
 }
 
-// setMySQLLimits applies the limits to conn, the statement's own
-// connection, with the sql_mode that keeps backslash escapes on (the
-// guard's printer assumes them).
+// setMySQLLimits prepares conn, a new or reset connection, for
+// statements: with the sql_mode that keeps backslash escapes on (the
+// guard's printer assumes them) and, on MySQL, the limits as session
+// settings for a statement of the full query timeout. MariaDB statements
+// carry their limits (mariadbStatement); here they are only probed, once
+// per pool.
 func (p *execPool) setMySQLLimits(ctx context.Context, conn *sql.Conn, log *slog.Logger, timeout time.Duration) error {
-	dialect := "mysql"
-	if p.mariadb {
-		dialect = "mariadb"
-	}
-	all := mysqlLimits(timeout, p.mariadb)
-	use, err := p.limits.usable(ctx, log, dialect, all, func(ctx context.Context, l limit) error {
-		_, err := conn.ExecContext(ctx, "SET SESSION "+l.name+" = "+l.value)
-		return err
-	})
+	use, err := p.usableMySQLLimits(ctx, conn, log, timeout)
 	if err != nil {
 		return err
 	}
 	set := "SET SESSION sql_mode = TRIM(BOTH ',' FROM REPLACE(CONCAT(',', @@SESSION.sql_mode, ','), ',NO_BACKSLASH_ESCAPES,', ','))"
-	for _, l := range use {
-		set += ", " + l.name + " = " + l.value
+	if !p.mariadb {
+		for _, l := range use {
+			set += ", " + l.name + " = " + l.value
+		}
 	}
 	_, err = conn.ExecContext(ctx, set)
 	return err
+}
+
+// usableMySQLLimits returns the limits of a statement of timeout that the
+// database accepts, probing them on conn the first time: on MariaDB in
+// the form statements carry them, SET STATEMENT, which refuses some
+// settings SET SESSION takes.
+func (p *execPool) usableMySQLLimits(ctx context.Context, conn *sql.Conn, log *slog.Logger, timeout time.Duration) ([]limit, error) {
+	dialect := "mysql"
+	if p.mariadb {
+		dialect = "mariadb"
+	}
+	return p.limits.usable(ctx, log, dialect, mysqlLimits(timeout, p.mariadb), func(ctx context.Context, l limit) error {
+		q := "SET SESSION " + l.name + " = " + l.value
+		if p.mariadb {
+			q = "SET STATEMENT " + l.name + " = " + l.value + " FOR DO 0"
+		}
+		_, err := conn.ExecContext(ctx, q)
+		return err
+	})
+}
+
+// mariadbStatement returns query carrying the limits of a statement whose
+// caller's deadline is ctx's (SET STATEMENT … FOR query): MariaDB applies
+// them to that statement alone, its time limit included. query must hold
+// no SET STATEMENT of its own (mysqlStatementAllowed, mariadbCommentFree):
+// an inner one would override these.
+func (p *execPool) mariadbStatement(ctx context.Context, conn *sql.Conn, log *slog.Logger, timeout time.Duration, query string) (string, error) {
+	use, err := p.usableMySQLLimits(ctx, conn, log, statementTimeout(ctx, timeout))
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.Grow(300 + len(query))
+	b.WriteString("SET STATEMENT ")
+	for i, l := range use {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(l.name)
+		b.WriteString(" = ")
+		b.WriteString(l.value)
+	}
+	b.WriteString(" FOR ")
+	b.WriteString(query)
+	return b.String(), nil
 }
