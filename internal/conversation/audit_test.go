@@ -129,9 +129,9 @@ func TestAuditFailsClosed(t *testing.T) {
 	svc := conversation.New(e.engines, unauditedStore{e.st}, conversation.Options{Clock: e.clock.Now, Log: testLog(t)})
 	defer svc.Close()
 	var types []string
-	r, err := svc.Ask(context.Background(), "cy", notInteractive(bigWounds, "clinic"), func(ev store.Event) {
+	r, err := svc.Ask(context.Background(), "cy", notInteractive(bigWounds, "clinic"), eachEvent(func(ev store.Event) {
 		types = append(types, ev.Type)
-	})
+	}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,9 +195,9 @@ func TestAuditOutcomeNotSaved(t *testing.T) {
 	errDown := errors.New("store went away")
 	e := newEnv(t, conversation.Options{}, hooks{saveOutcome: func(context.Context) error { return errDown }})
 	var shown []string
-	_, err := e.svc.Ask(context.Background(), "flo", notInteractive(bigWounds, "clinic"), func(ev store.Event) {
+	_, err := e.svc.Ask(context.Background(), "flo", notInteractive(bigWounds, "clinic"), eachEvent(func(ev store.Event) {
 		shown = append(shown, ev.Type)
-	})
+	}))
 	wantCode(t, err, apperr.CodeInternal)
 	got := auditOf(t, e.svc, "flo")
 	if len(got) != 1 || got[0].Outcome != store.AuditAnswered || got[0].Statement == "" {

@@ -76,7 +76,7 @@ func TestModelWordsStream(t *testing.T) {
 
 	var emitted []store.Event
 	r, err := svc.Ask(context.Background(), "ana", conversation.Ask{Question: "how many vitamin D results for Ivan Petrov", Source: "labs", Engine: engine.EngineLLM},
-		func(ev store.Event) { emitted = append(emitted, ev) })
+		eachEvent(func(ev store.Event) { emitted = append(emitted, ev) }))
 	if err != nil || r.Status != engine.StatusAnswered {
 		t.Fatalf("ask: %v %+v", err, r)
 	}

@@ -356,3 +356,12 @@ func wantConsecutive(t *testing.T, evs []store.Event, after int64) {
 		}
 	}
 }
+
+// eachEvent is an Emit that calls f with each event it is given.
+func eachEvent(f func(store.Event)) conversation.Emit {
+	return func(evs ...store.Event) {
+		for _, ev := range evs {
+			f(ev)
+		}
+	}
+}

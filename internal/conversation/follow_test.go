@@ -101,7 +101,7 @@ func TestFollowReplays(t *testing.T) {
 	e := newEnv(t, conversation.Options{PollInterval: 10 * time.Millisecond}, hooks{})
 	ctx := context.Background()
 	var emitted []store.Event // what a client streaming the turns receives
-	emit := func(ev store.Event) { emitted = append(emitted, ev) }
+	emit := eachEvent(func(ev store.Event) { emitted = append(emitted, ev) })
 	r, err := e.svc.Ask(ctx, "ana", conversation.Ask{Question: severeWounds}, emit)
 	if err != nil {
 		t.Fatal(err)
@@ -310,7 +310,7 @@ func TestDroppedTurnResumes(t *testing.T) {
 				mu   sync.Mutex
 				seen int64 // the last event the client received before leaving
 			)
-			emit := func(ev store.Event) {
+			emit := eachEvent(func(ev store.Event) {
 				mu.Lock()
 				defer mu.Unlock()
 				if ctx.Err() != nil {
@@ -323,7 +323,7 @@ func TestDroppedTurnResumes(t *testing.T) {
 						cancel()
 					}
 				}
-			}
+			})
 			armed.Store(tc.leaveAfter == "")
 			type outcome struct {
 				r   *conversation.Result

@@ -56,11 +56,11 @@ func startHeld(t *testing.T, svc *conversation.Service, hs holds) *heldTurn {
 	ids := make(chan string, 1)
 	go func() {
 		defer close(h.ended)
-		h.result, h.err = svc.Ask(context.Background(), "ana", notInteractive(bigWounds, "clinic"), func(ev store.Event) {
+		h.result, h.err = svc.Ask(context.Background(), "ana", notInteractive(bigWounds, "clinic"), eachEvent(func(ev store.Event) {
 			if ev.Type == "conversation" {
 				ids <- ev.ConversationID
 			}
-		})
+		}))
 	}()
 	t.Cleanup(func() {
 		hs.release()

@@ -209,8 +209,10 @@ func (s *Service) newID(prefix string) string {
 	return prefix + idEncoding.EncodeToString(b[:])
 }
 
-// Emit receives the events of a turn as they happen (for SSE).
-type Emit func(store.Event)
+// Emit receives the events of a turn as they happen (for SSE): one call
+// for the events that happen together, such as an outcome's, so that a
+// stream can send them at once.
+type Emit func(...store.Event)
 
 // Ask starts a conversation and runs its first turn.
 func (s *Service) Ask(ctx context.Context, user string, a Ask, emit Emit) (*Result, error) {
@@ -585,11 +587,16 @@ func (s *Service) event(st *state, id, typ string, data any) store.Event {
 	return store.Event{ConversationID: id, Seq: st.LastSeq, Type: typ, Data: b, At: s.opt.Clock().UTC()}
 }
 
+// publish hands events to emit, all in one call, and to the
+// conversation's followers.
 func (s *Service) publish(emit Emit, evs ...store.Event) {
+	if len(evs) == 0 {
+		return
+	}
+	if emit != nil {
+		emit(evs...)
+	}
 	for _, ev := range evs {
-		if emit != nil {
-			emit(ev)
-		}
 		s.hub.publish(ev)
 	}
 }
@@ -740,7 +747,7 @@ func (w *Watcher) Run(ctx context.Context, after int64, send func(store.Event) e
 	}
 	// a turn that started but has no outcome (its client went away, or its
 	// instance died and the lease ran out) is run again for this follower
-	emit := func(ev store.Event) { _ = deliver([]store.Event{ev}) }
+	emit := func(evs ...store.Event) { _ = deliver(evs) }
 	var resumed time.Time
 	if c.Status == store.StatusActive {
 		sub.active.Store(true)

@@ -33,13 +33,13 @@ var stepLabels = map[string]string{
 // turn runs the engine on the conversation's question with the answers
 // given so far and the user's learned preferences, streams its events, and
 // saves the outcome with its query log and audit records, releasing the
-// lease in the same write; the outcome's events are published once it is
-// saved, so none of an answer is shown that the audit log does not hold.
-// The caller holds the conversation's lease (l); the returned "done" (or
-// "interrupted") event is saved but not yet published: the caller
-// publishes it once the lease is released, so a client that answers as
-// soon as it sees "done" never finds the conversation busy.
-func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, l *turnLease, emit Emit, answerNow bool) (*Result, *store.Event, error) {
+// lease in the same write. The caller holds the conversation's lease (l);
+// the returned events — the outcome's, ending with "done" (or an
+// "interrupted" event) — are saved but not yet published: the caller
+// publishes them together once the lease is released, so none of an
+// answer is shown that the audit log does not hold, and a client that
+// answers as soon as it sees "done" never finds the conversation busy.
+func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, l *turnLease, emit Emit, answerNow bool) (*Result, []store.Event, error) {
 	eng, err := s.engines.Engine(ctx, c.Source)
 	if err != nil {
 		return nil, nil, sourceError(c.Source, err)
@@ -85,7 +85,10 @@ func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, l 
 		// follower resumes it), but the events already sent are kept
 		// with an "interrupted" mark, so no event id is ever reused; it
 		// has no outcome to audit
-		return nil, s.interrupted(ctx, c, st, l, events), err
+		if ev := s.interrupted(ctx, c, st, l, events); ev != nil {
+			return nil, []store.Event{*ev}, err
+		}
+		return nil, nil, err
 	}
 	now := s.opt.Clock().UTC()
 	c.UpdatedAt = now
@@ -129,8 +132,7 @@ func (s *Service) turn(ctx context.Context, c *store.Conversation, st *state, l 
 	if err != nil {
 		return nil, nil, &apperr.Error{Code: apperr.CodeInternal, Message: "could not save the conversation", Err: err}
 	}
-	s.publish(emit, o.events[shown:len(o.events)-1]...)
-	return o.res, &o.events[len(o.events)-1], nil
+	return o.res, o.events[shown:], nil
 }
 
 // outcome is what a turn came to, ready to save.
@@ -233,24 +235,22 @@ func (s *Service) interrupted(ctx context.Context, c *store.Conversation, st *st
 
 // finish runs a turn under the lease (renewed while it runs), releases the
 // lease (with the turn's outcome when it is saved), then publishes the
-// turn's last event.
+// turn's outcome.
 func (s *Service) finish(ctx context.Context, c *store.Conversation, st *state, owner string, emit Emit, answerNow bool) (*Result, error) {
 	var (
-		res  *Result
-		done *store.Event
-		err  error
-		l    = &turnLease{owner: owner}
+		res *Result
+		out []store.Event
+		err error
+		l   = &turnLease{owner: owner}
 	)
 	s.underLease(ctx, c.ID, owner, func(ctx context.Context, stop func()) {
 		l.stop = stop
-		res, done, err = s.turn(ctx, c, st, l, emit, answerNow)
+		res, out, err = s.turn(ctx, c, st, l, emit, answerNow)
 	})
 	if !l.released {
 		s.unlock(c.ID, owner)
 	}
-	if done != nil {
-		s.publish(emit, *done)
-	}
+	s.publish(emit, out...)
 	return res, err
 }
 

@@ -1,10 +1,13 @@
 package server
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/clarify-sql/clarify/internal/apperr"
+	"github.com/clarify-sql/clarify/internal/store"
 )
 
 // SetStreamOpened sets a function run when an event stream has been
@@ -25,4 +28,12 @@ func StatusOf(code apperr.Code) (int, bool) {
 // logging to log.
 func Fail(log *slog.Logger, w http.ResponseWriter, r *http.Request, err error) {
 	(&Server{cfg: Config{Log: log}}).fail(w, r, err)
+}
+
+// SendEvents writes events to w as an event stream sends the events a
+// turn emits together.
+func SendEvents(w http.ResponseWriter, evs ...store.Event) error {
+	sw := &streamWriter{s: &Server{cfg: Config{WriteTimeout: time.Second}}, w: w, rc: http.NewResponseController(w),
+		ctx: context.Background(), cancel: func() {}}
+	return sw.sendAll(evs...)
 }

@@ -285,19 +285,23 @@ func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"since": since.UTC(), "scope": scope, "stats": st})
 }
 
-// eventJSON is how an event's data is framed (already JSON from the store).
-func eventFrame(ev store.Event) []byte {
-	var b strings.Builder
-	b.WriteString("id: ")
-	b.WriteString(strconv.FormatInt(ev.Seq, 10))
-	b.WriteString("\nevent: ")
-	b.WriteString(ev.Type)
-	b.WriteString("\ndata: ")
+// appendFrame appends an event's server-sent frame to b (its data is
+// already JSON from the store).
+func appendFrame(b []byte, ev store.Event) []byte {
+	b = append(b, "id: "...)
+	b = strconv.AppendInt(b, ev.Seq, 10)
+	b = append(b, "\nevent: "...)
+	b = append(b, ev.Type...)
+	b = append(b, "\ndata: "...)
 	// event data is JSON, which never contains a raw newline: no value can
 	// forge an event
-	b.Write(ev.Data)
-	b.WriteString("\n\n")
-	return []byte(b.String())
+	b = append(b, ev.Data...)
+	return append(b, "\n\n"...)
+}
+
+// frameSize is the length of an event's frame.
+func frameSize(ev store.Event) int {
+	return len("id: \nevent: \ndata: \n\n") + 20 + len(ev.Type) + len(ev.Data)
 }
 
 // defaultSource is the configured default when the user may use it, else

@@ -89,10 +89,27 @@ func (sw *streamWriter) heartbeat() {
 
 // send writes one event.
 func (sw *streamWriter) send(ev store.Event) error {
+	return sw.sendAll(ev)
+}
+
+// sendAll writes events in one write and one flush: the events a turn
+// publishes together reach the client in one packet, not one each.
+func (sw *streamWriter) sendAll(evs ...store.Event) error {
 	if err := sw.ctx.Err(); err != nil {
 		return err
 	}
-	return sw.write(eventFrame(ev))
+	if len(evs) == 0 {
+		return nil
+	}
+	n := 0
+	for _, ev := range evs {
+		n += frameSize(ev)
+	}
+	b := make([]byte, 0, n)
+	for _, ev := range evs {
+		b = appendFrame(b, ev)
+	}
+	return sw.write(b)
 }
 
 // shutdown ends the stream with a final event.
@@ -135,15 +152,15 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, run func(context
 	defer sw.close()
 	// the request's context, not the stream's: a shutdown ends the stream
 	// with a final event but lets the turn finish and be stored
-	res, err := run(r.Context(), func(ev store.Event) { _ = sw.send(ev) })
+	res, err := run(r.Context(), func(evs ...store.Event) { _ = sw.sendAll(evs...) })
 	if err != nil {
 		// a request-level error (busy, limit, not found…): one error event, then done
 		code, msg, internal := public(err)
 		if internal {
 			s.log(r).Error("stream failed", "err", err)
 		}
-		_ = sw.send(store.Event{Type: "error", Data: mustJSON(conversation.ErrorBody{Code: code, Message: msg})})
-		_ = sw.send(store.Event{Type: "done", Data: mustJSON(map[string]string{"status": "failed"})})
+		_ = sw.sendAll(store.Event{Type: "error", Data: mustJSON(conversation.ErrorBody{Code: code, Message: msg})},
+			store.Event{Type: "done", Data: mustJSON(map[string]string{"status": "failed"})})
 		return
 	}
 	s.metrics.turn(res.Status)
