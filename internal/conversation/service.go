@@ -311,10 +311,37 @@ func (s *Service) save(c *store.Conversation, st *state) error {
 	}
 	c.State = b
 	c.Statement = ""
-	if st.Last != nil && st.Last.Answer != nil {
+	switch {
+	case st.LastAnswer != nil:
+		c.Statement = st.LastAnswer.Statement
+	case st.Last != nil && st.Last.Answer != nil: // a state written before LastAnswer
 		c.Statement = st.Last.Answer.Statement
 	}
 	return nil
+}
+
+// lastAnswer returns the conversation's last answer (nil when its last
+// turn did not answer), read from its "result" event.
+func (s *Service) lastAnswer(ctx context.Context, c *store.Conversation, st *state) (*engine.Answer, error) {
+	if st.LastAnswer == nil {
+		if st.Last != nil {
+			return st.Last.Answer, nil // a state written before LastAnswer
+		}
+		return nil, nil
+	}
+	seq := st.LastAnswer.Seq
+	evs, err := s.st.Events(ctx, c.ID, seq-1)
+	if err == nil && (len(evs) == 0 || evs[0].Seq != seq || evs[0].Type != "result") {
+		err = fmt.Errorf("event %d is not the answer's", seq)
+	}
+	a := &engine.Answer{}
+	if err == nil {
+		err = json.Unmarshal(evs[0].Data, a)
+	}
+	if err != nil {
+		return nil, &apperr.Error{Code: apperr.CodeInternal, Message: "could not read the conversation's answer", Err: err}
+	}
+	return a, nil
 }
 
 // begin reads a conversation for a new message (once, decoding its
@@ -539,21 +566,25 @@ func (s *Service) ChangeAssumption(ctx context.Context, user, id, slot, optionID
 		return nil, apperr.Errorf(apperr.CodeBadRequest, "option_id is required")
 	}
 	return s.message(ctx, user, id, emit, func(c *store.Conversation, st *state) (store.Save, bool, error) {
-		ev, err := s.changeAssumption(c, st, slot, optionID)
+		last, err := s.lastAnswer(ctx, c, st)
+		if err != nil {
+			return store.Save{}, false, err
+		}
+		ev, err := s.changeAssumption(c, st, last, slot, optionID)
 		// a changed answer is answered, never turned into a new question
 		return store.Save{Events: []store.Event{ev}}, true, err
 	})
 }
 
-// changeAssumption applies a changed assumption to the conversation, which
-// must have an answer with that assumption and that alternative, and
-// returns its event.
-func (s *Service) changeAssumption(c *store.Conversation, st *state, slot, optionID string) (store.Event, error) {
-	if st.Last == nil || st.Last.Answer == nil {
+// changeAssumption applies a changed assumption to the conversation, whose
+// last answer must have that assumption and that alternative, and returns
+// its event.
+func (s *Service) changeAssumption(c *store.Conversation, st *state, last *engine.Answer, slot, optionID string) (store.Event, error) {
+	if last == nil {
 		return store.Event{}, apperr.Errorf(apperr.CodeBadRequest, "the conversation has no answer to change")
 	}
 	var a *clarify.Assumption
-	for _, list := range [][]clarify.Assumption{st.Last.Answer.Assumptions, st.Last.Answer.OpenQuestions} {
+	for _, list := range [][]clarify.Assumption{last.Assumptions, last.OpenQuestions} {
 		for i := range list {
 			if list[i].Slot == slot {
 				a = &list[i]
@@ -840,8 +871,8 @@ func (s *Service) Get(ctx context.Context, user, id string) (*View, error) {
 			v.Pending = nil
 		}
 	}
-	if st.Last != nil && st.Last.Answer != nil {
-		v.LastAnswer = st.Last.Answer
+	if v.LastAnswer, err = s.lastAnswer(ctx, c, st); err != nil {
+		return nil, err
 	}
 	return v, nil
 }

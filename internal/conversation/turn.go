@@ -203,14 +203,20 @@ func (s *Service) outcome(c *store.Conversation, st *state, out *engine.Outcome,
 		add("chart", a.Chart)
 		add("suggestions", a.Suggestions)
 		add("result", a)
+		st.LastAnswer = &answerRef{Seq: st.LastSeq, Statement: a.Statement}
 		c.Status = store.StatusAnswered
 		st.Pending = nil
 		st.Turns = append(st.Turns, Turn{At: now, Role: "assistant", Kind: "answer", Text: a.Statement})
 		rec.Status, rec.SQL, rec.Rows, rec.Assumptions = out.Status, a.SQL, a.RowCount, len(a.Assumptions)
 	}
+	if res.Answer == nil {
+		st.LastAnswer = nil
+	}
 	st.AnswerNow = false
 	add("done", map[string]string{"status": res.Status})
-	st.Last = res
+	last := *res
+	last.Answer = nil // kept in the "result" event (st.LastAnswer)
+	st.Last = &last
 	return o, s.save(c, st)
 }
 

@@ -112,9 +112,15 @@ type state struct {
 	Rounds   int                   `json:"rounds"`
 	Pending  *engine.Clarification `json:"pending,omitempty"`
 	LastSeq  int64                 `json:"last_seq"`
-	Last     *Result               `json:"last,omitempty"`
-	Turns    []Turn                `json:"turns"`
-	Asked    int                   `json:"asked"`
+	// Last is the last turn's outcome without its answer, which is kept
+	// once, in the "result" event LastAnswer names: the state is written
+	// and read with every message, the answer with its rows is the bulk
+	// of it. A state written before LastAnswer existed holds the answer
+	// here.
+	Last       *Result    `json:"last,omitempty"`
+	LastAnswer *answerRef `json:"last_answer,omitempty"`
+	Turns      []Turn     `json:"turns"`
+	Asked      int        `json:"asked"`
 	// AnswerNow marks a started turn that must answer, not ask (a changed
 	// assumption), so that a resumed turn does the same.
 	AnswerNow bool `json:"answer_now,omitempty"`
@@ -122,6 +128,16 @@ type state struct {
 	AskScope bool `json:"ask_scope,omitempty"`
 	// Engine is the engine asked for when the conversation started (Ask.Engine).
 	Engine string `json:"engine,omitempty"`
+}
+
+// answerRef names a conversation's last answer, kept in its "result"
+// event.
+type answerRef struct {
+	// Seq is the "result" event's.
+	Seq int64 `json:"seq"`
+	// Statement is the answer's statement, which the conversation's row
+	// holds too (its history lists it).
+	Statement string `json:"statement,omitempty"`
 }
 
 type resolution struct {
