@@ -47,6 +47,14 @@ func figuresCases() []struct {
 			limited.Limit = 2
 			return []*query.Query{limited, q("price > 500"), q("price > 1000")}
 		}},
+		{"figures_children", func(s shop) []*query.Query {
+			// "customers with big orders": each option a condition on
+			// their orders, an EXISTS per option
+			q := func(status string) *query.Query {
+				return s.list("customers", s.filter("orders", "status = '"+status+"'"))
+			}
+			return []*query.Query{q("delivered"), q("shipped"), q("cancelled")}
+		}},
 		{"figures_aggregates", func(s shop) []*query.Query {
 			// "average line revenue of delivered orders": per window; and a
 			// count of distinct products, a measure with its own filter
@@ -117,6 +125,30 @@ func alone(t *testing.T, db *sql.DB, s shop, q *query.Query) string {
 		return cells[len(cells)-1]
 	}
 	return run(t, db, p.CountSQL, p.CountArgs)[0]
+}
+
+// TestCompileFiguresNoOrOfSubqueries checks that options whose own
+// conditions read another table are not also ORed into the WHERE: no
+// index serves that OR, and PostgreSQL hashes each subquery over the
+// whole other table (a full scan per option) before counting.
+func TestCompileFiguresNoOrOfSubqueries(t *testing.T) {
+	s := loadShop(t)
+	for _, tc := range figuresCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, d := range model.Dialects() {
+				f, err := plan.CompileFigures(s.m, tc.qs(s), d, plan.Options{Now: now})
+				if err != nil {
+					t.Fatalf("%s: compile: %v", d, err)
+				}
+				// the outer WHERE is what follows the base's FROM, past
+				// the columns' subqueries
+				_, where, _ := strings.Cut(f.SQL[strings.LastIndex(f.SQL, " AS figure_"):], " WHERE ")
+				if strings.Contains(where, "EXISTS") {
+					t.Errorf("%s: the WHERE reads another table per option: %s", d, where)
+				}
+			}
+		})
+	}
 }
 
 func TestCompileFiguresRefuses(t *testing.T) {
