@@ -41,3 +41,19 @@ func StatementConns(s *Source) int {
 	}
 	return p.db.Stats().OpenConnections
 }
+
+// HeadReads returns how many first reads of columns' values the source
+// has run (a read of a table for several columns counts once).
+func HeadReads(s *Source) int {
+	s.values.mu.Lock()
+	defer s.values.mu.Unlock()
+	return s.values.headReads
+}
+
+// ScanPeak returns the most reads of whole tables' columns that ran at
+// once on the source.
+func ScanPeak(s *Source) int {
+	s.values.mu.Lock()
+	defer s.values.mu.Unlock()
+	return s.values.scanPeak
+}

@@ -63,6 +63,19 @@ type valueCache struct {
 	// heads lets one read of first rows run at a time: on a cold source
 	// they then share one connection instead of opening one each
 	heads chan struct{}
+	// held are first reads made with their table's for columns whose own
+	// load has not taken them yet (values_heads.go; under mu)
+	held map[*model.Column]heldHead
+	// headReads counts the first reads run (tests read it; under mu)
+	headReads int
+	// scans lets one read of a whole table's column (a full load or a
+	// refresh) run at a time: a wide database's first minutes start one
+	// per column, and run together they took the statement pool's
+	// connections and the cores from the users' statements and from
+	// understanding the first question. scanning and scanPeak count those
+	// running, and the most at once (under mu).
+	scans              chan struct{}
+	scanning, scanPeak int
 	// warm opens the statement pool's first connection once
 	warm sync.Once
 	// Log receives warnings (capped columns, unreachable database).
@@ -140,7 +153,8 @@ const (
 
 func newValueCache(s *Source) *valueCache {
 	return &valueCache{s: s, cols: map[*model.Column]*valueEntry{}, rows: map[string]*rowsEntry{}, log: slog.Default(),
-		firstRows: firstRowsDefault, deferAtMost: deferDefault, served: make(chan struct{}), heads: make(chan struct{}, 1)}
+		firstRows: firstRowsDefault, deferAtMost: deferDefault, served: make(chan struct{}), heads: make(chan struct{}, 1),
+		held: map[*model.Column]heldHead{}, scans: make(chan struct{}, 1)}
 }
 
 // ownKey marks the context of a statement the cache runs itself (a load,
@@ -219,7 +233,7 @@ func (vc *valueCache) refresh(ctx context.Context, c *model.Column, e *valueEntr
 		since = nil
 	}
 	vc.mu.Unlock()
-	got, err := vc.load(ctx, c, since, 0)
+	got, err := vc.scan1(ctx, func(ctx context.Context) (counted, error) { return vc.load(ctx, c, since, 0) })
 	vc.mu.Lock()
 	defer vc.mu.Unlock()
 	e.loading = false
@@ -640,15 +654,67 @@ func (vc *valueCache) loadHead(ctx context.Context, c *model.Column) (counted, e
 		return counted{}, ctx.Err()
 	}
 	defer func() { <-vc.heads }()
-	return vc.loadWithin(ctx, c, vc.firstRows)
+	vc.mu.Lock()
+	got, ok := vc.takeHeld(c)
+	if !ok {
+		vc.headReads++
+	}
+	vc.mu.Unlock()
+	if ok {
+		return got, nil
+	}
+	cols := headColumns(c.Entity())
+	if len(cols) < 2 || !slices.Contains(cols, c) {
+		return vc.loadWithin(ctx, c, vc.firstRows)
+	}
+	all, err := vc.loadTableHeads(ctx, cols)
+	if err != nil {
+		return counted{}, err
+	}
+	now := time.Now()
+	vc.mu.Lock()
+	for col, got := range all {
+		if col != c && vc.cols[col] != nil && vc.cols[col].head != nil {
+			vc.held[col] = heldHead{got: got, at: now}
+		}
+	}
+	vc.mu.Unlock()
+	return all[c], nil
 }
 
 // loadWithin is load of all rows (first 0) or of the first rows, within
 // ValueLoadTimeout.
 func (vc *valueCache) loadWithin(ctx context.Context, c *model.Column, first int) (counted, error) {
-	ctx, cancel := context.WithTimeout(ctx, vc.s.opt.ValueLoadTimeout)
-	defer cancel()
-	return vc.load(ctx, c, nil, first)
+	read := func(ctx context.Context) (counted, error) {
+		ctx, cancel := context.WithTimeout(ctx, vc.s.opt.ValueLoadTimeout)
+		defer cancel()
+		return vc.load(ctx, c, nil, first)
+	}
+	if first > 0 {
+		return read(ctx)
+	}
+	return vc.scan1(ctx, read)
+}
+
+// scan1 runs read, a read of a whole table's column, when no other such
+// read of the source runs; its time limit starts then, not while it waits.
+func (vc *valueCache) scan1(ctx context.Context, read func(context.Context) (counted, error)) (counted, error) {
+	select {
+	case vc.scans <- struct{}{}:
+	case <-ctx.Done():
+		return counted{}, ctx.Err()
+	}
+	vc.mu.Lock()
+	vc.scanning++
+	vc.scanPeak = max(vc.scanPeak, vc.scanning)
+	vc.mu.Unlock()
+	defer func() {
+		vc.mu.Lock()
+		vc.scanning--
+		vc.mu.Unlock()
+		<-vc.scans
+	}()
+	return read(ctx)
 }
 
 // countOf reads a COUNT(*) as the drivers return it.

@@ -2,7 +2,9 @@ package source_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -346,4 +348,110 @@ func filterLabels(t *testing.T, an *understand.Analyzer, question string) []stri
 		got = append(got, f.Label)
 	}
 	return got
+}
+
+// TestValuesFirstReadPerTable: the first reads of a table's columns are
+// one read of its first rows, counted for each column as a read of that
+// column alone counts them — NULLs skipped but counted toward the table's
+// end, a table with fewer rows read whole — and a column with no sibling
+// keeps its own read.
+func TestValuesFirstReadPerTable(t *testing.T) {
+	yaml := shopModel + "      - {name: size, role: dimension, type: text, values: {source: database}}\n"
+	cases := []struct {
+		name           string
+		first          int
+		colours, sizes []any
+		wantC, wantS   []string
+		rowsC, rowsS   []int64
+		whole          bool
+	}{
+		{"fewer rows than the first read", 4, []any{"red", nil, "red"}, []any{"s", "m", nil},
+			[]string{"red"}, []string{"m", "s"}, []int64{2}, []int64{1, 1}, true},
+		{"more rows", 2, []any{"red", "blue", "red"}, []any{nil, "m", "l"},
+			[]string{"blue", "red"}, []string{"m"}, []int64{1, 1}, []int64{1}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			sh := newShopWith(t, yaml, "CREATE TABLE items (id INTEGER PRIMARY KEY, colour TEXT, size TEXT)")
+			for i := range tc.colours {
+				sh.exec(t, "INSERT INTO items (colour, size) VALUES (?, ?)", tc.colours[i], tc.sizes[i])
+			}
+			source.SetFirstRows(sh.src, tc.first)
+			source.SetDeferAtMost(sh.src, time.Hour)
+			cat := sh.src.Catalog()
+			ctx := context.Background()
+			size := sh.col.Entity().Column("size")
+			for _, c := range []*model.Column{sh.col, size} {
+				_, _, _, _ = cat.Snapshot(ctx, c) // both loads start, as a first question starts them
+			}
+			for _, c := range []*model.Column{sh.col, size} {
+				if err := cat.Settle(ctx, c); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, w := range []struct {
+				c    *model.Column
+				want []string
+				rows []int64
+			}{{sh.col, tc.wantC, tc.rowsC}, {size, tc.wantS, tc.rowsS}} {
+				vals, rows, complete, err := cat.Snapshot(ctx, w.c)
+				if err != nil || complete != tc.whole || !slices.Equal(vals, w.want) || !slices.Equal(rows, w.rows) {
+					t.Errorf("%s: %v %v, complete %v, %v; want %v %v, complete %v", w.c.Name, vals, rows, complete, err, w.want, w.rows, tc.whole)
+				}
+			}
+			if n := source.HeadReads(sh.src); n != 1 {
+				t.Errorf("%d first reads for one table's two columns; want 1", n)
+			}
+		})
+	}
+}
+
+// TestValuesOneScanAtATime: the reads of whole tables' columns that a
+// cold source starts in the background (a wide database starts one per
+// column) run one after the other, so that they never hold more than one
+// connection and one core against the users' statements; each column is
+// complete once they have run.
+func TestValuesOneScanAtATime(t *testing.T) {
+	const cols = 6
+	yaml := shopModel
+	create := "CREATE TABLE items (id INTEGER PRIMARY KEY, colour TEXT"
+	insert := "INSERT INTO items (colour"
+	for i := range cols - 1 {
+		n := fmt.Sprintf("c%d", i)
+		yaml += "      - {name: " + n + ", role: dimension, type: text, values: {source: database}}\n"
+		create += ", " + n + " TEXT"
+		insert += ", " + n
+	}
+	sh := newShopWith(t, yaml, create+")")
+	insert += ") VALUES (?" + strings.Repeat(", ?", cols-1) + ")"
+	for r := range 50 {
+		args := []any{fmt.Sprint("colour-", r)}
+		for i := range cols - 1 {
+			args = append(args, fmt.Sprintf("v%d-%d", i, r))
+		}
+		sh.exec(t, insert, args...)
+	}
+	source.SetFirstRows(sh.src, 5) // every column's table is big
+	source.SetDeferAtMost(sh.src, time.Millisecond)
+	cat := sh.src.Catalog()
+	ctx := context.Background()
+	e := sh.col.Entity()
+	for _, c := range e.Columns {
+		if c.Name != "id" {
+			_, _, _, _ = cat.Snapshot(ctx, c)
+		}
+	}
+	waitScans(t, sh)
+	if n := source.ScanPeak(sh.src); n != 1 {
+		t.Errorf("%d reads of whole tables ran at once; want 1", n)
+	}
+	for _, c := range e.Columns {
+		if c.Name == "id" {
+			continue
+		}
+		vals, _, complete, err := cat.Snapshot(ctx, c)
+		if err != nil || !complete || len(vals) != 50 {
+			t.Errorf("%s: %d values, complete %v, %v; want 50, complete", c.Name, len(vals), complete, err)
+		}
+	}
 }
