@@ -177,8 +177,8 @@ func TestStatementLimitsInForce(t *testing.T) {
 	for _, s := range bigServers(t, 1, source.Options{QueryTimeout: 5 * time.Second}) {
 		t.Run(s.name, func(t *testing.T) {
 			q := `SELECT current_setting('work_mem'), current_setting('hash_mem_multiplier'), current_setting('temp_file_limit'),
-				current_setting('max_parallel_workers_per_gather'), current_setting('statement_timeout') <> '0'`
-			want := []any{"16MB", "1", "1GB", "1", int64(1)}
+				current_setting('max_parallel_workers_per_gather'), current_setting('statement_timeout') <> '0', current_setting('jit')`
+			want := []any{"16MB", "1", "1GB", "1", int64(1), "off"}
 			if s.name == "mysql" {
 				q = `SELECT @@max_statement_time > 0, @@max_heap_table_size, @@tmp_memory_table_size, @@tmp_disk_table_size,
 					@@sort_buffer_size, @@join_buffer_size, @@max_join_size, @@sql_big_selects, @@tx_read_only`
