@@ -53,6 +53,9 @@ type benchFigures struct {
 		Question string  `json:"question"`
 		FirstMS  float64 `json:"first_ms"`
 		WarmMS   float64 `json:"warm_ms"`
+		// the statement's part of each
+		FirstExecMS float64 `json:"first_exec_ms"`
+		WarmExecMS  float64 `json:"warm_exec_ms"`
 	} `json:"cold_start"`
 }
 
@@ -141,6 +144,9 @@ func checkFigures(t *testing.T, f benchFigures, answer, clarify []string) {
 	}
 	if cs := f.ColdStart; cs.Question != answer[0] || cs.FirstMS <= 0 || cs.WarmMS <= 0 {
 		t.Errorf("cold start %+v; want %q timed cold and warm", cs, answer[0])
+	}
+	if cs := f.ColdStart; cs.FirstExecMS <= 0 || cs.FirstExecMS > cs.FirstMS || cs.WarmExecMS <= 0 || cs.WarmExecMS > cs.WarmMS {
+		t.Errorf("cold start %+v; want the statement's part of each, within it", cs)
 	}
 }
 
