@@ -105,7 +105,15 @@ func pgServer(t *testing.T, opt source.Options) server {
 
 func mysqlServer(t *testing.T, opt source.Options) server {
 	t.Helper()
-	admin, ns, dsn := testdb.MySQLDatabase(t, "t_exec")
+	s, _ := mysqlServerIn(t, "t_exec", opt)
+	return s
+}
+
+// mysqlServerIn is mysqlServer in a test database named after prefix,
+// with that database's name.
+func mysqlServerIn(t *testing.T, prefix string, opt source.Options) (server, string) {
+	t.Helper()
+	admin, ns, dsn := testdb.MySQLDatabase(t, prefix)
 	mustExec(t, admin, "CREATE TABLE "+ns+".items (id int PRIMARY KEY, name varchar(20))")
 	mustExec(t, admin, "INSERT INTO "+ns+".items VALUES (1, 'a'), (2, 'b'), (3, 'c')")
 	src, err := source.Open(context.Background(), "t", dsn, testModelT(t), opt)
@@ -121,7 +129,7 @@ func mysqlServer(t *testing.T, opt source.Options) server {
 		running: func(t *testing.T) int {
 			return countRows(t, admin, `SELECT count(*) FROM information_schema.processlist WHERE info = 'SELECT SLEEP(30)'`)
 		},
-	}
+	}, ns
 }
 
 func mustExec(t *testing.T, db *sql.DB, q string) {

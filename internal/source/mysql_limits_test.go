@@ -10,7 +10,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/clarify-sql/clarify/internal/source"
-	"github.com/clarify-sql/clarify/internal/testdb"
 )
 
 // mariadbServer is mysqlServer with the name of its database, for objects
@@ -18,23 +17,15 @@ import (
 // flavour checked: these tests are about MariaDB's SET STATEMENT.
 func mariadbServer(t *testing.T, opt source.Options) (server, string) {
 	t.Helper()
-	admin, ns, dsn := testdb.MySQLDatabase(t, "t_limits")
+	s, ns := mysqlServerIn(t, "t_limits", opt)
 	var version string
-	if err := admin.QueryRow("SELECT VERSION()").Scan(&version); err != nil {
+	if err := s.admin.QueryRow("SELECT VERSION()").Scan(&version); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(strings.ToLower(version), "mariadb") {
 		t.Skipf("MySQL %s has no SET STATEMENT", version)
 	}
-	mustExec(t, admin, "CREATE TABLE "+ns+".items (id int PRIMARY KEY, name varchar(20))")
-	mustExec(t, admin, "INSERT INTO "+ns+".items VALUES (1, 'a'), (2, 'b'), (3, 'c')")
-	src, err := source.Open(context.Background(), "t", dsn, testModelT(t), opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { src.Close() })
-	return server{name: "mysql", src: src, admin: admin,
-		count: func(t *testing.T) int { return countRows(t, admin, "SELECT count(*) FROM "+ns+".items") }}, ns
+	return s, ns
 }
 
 // TestMariaDBStatementLimits: each limit of limits.go holds for a MariaDB
