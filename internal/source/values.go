@@ -508,10 +508,7 @@ func (vc *valueCache) probe(ctx context.Context, c *model.Column, words []string
 func (vc *valueCache) scan(ctx context.Context, c *model.Column, want map[string]bool, limit int) (map[string]int64, error) {
 	s := vc.s
 	w := s.Target.Dialect.QuoteIdent
-	col := w(c.Name)
-	if c.Computed() {
-		col = "(" + c.Expr.For(s.Target.Dialect) + ")"
-	}
+	col := columnSQL(s.Target.Dialect, c)
 	marks := make([]string, 0, len(want))
 	args := make([]any, 0, len(want))
 	for v := range want {
@@ -762,10 +759,7 @@ func (vc *valueCache) load(ctx context.Context, c *model.Column, since any, firs
 	ctx = own(ctx)
 	s := vc.s
 	w := s.Target.Dialect.QuoteIdent
-	col := w(c.Name)
-	if c.Computed() {
-		col = "(" + c.Expr.For(s.Target.Dialect) + ")"
-	}
+	col := columnSQL(s.Target.Dialect, c)
 	capN := s.opt.MaxIndexedValues
 	mark, marked := markOf(s.Target.Dialect, c)
 	var q string
@@ -817,18 +811,36 @@ func (vc *valueCache) load(ctx context.Context, c *model.Column, since any, firs
 		// the table ended before
 		got.whole = len(res.Rows) < capN+2 && read < int64(first)
 	}
-	if len(got.values) > capN {
-		vc.log.Warn("column has more distinct values than are indexed", "column", c.Entity().Name+"."+c.Name, "indexed", capN)
-		got.values, got.rows = got.values[:capN], got.rows[:capN]
-		// the rows of the values left out were read too: a mark would
-		// skip them for good, so the next refresh reads everything again
-		got.mark, got.capped = nil, true
+	if vc.capTo(c, &got, capN) {
 		return got, nil
 	}
 	if since != nil && got.mark == nil {
 		got.mark = since // no new rows: the mark stays
 	}
 	return got, nil
+}
+
+// capTo keeps the first capN values of a read of c (in order) and reports
+// whether it left any out, warning then: the rows of the values left out
+// were read too, so a mark would skip them for good — it is dropped, and
+// the next refresh reads everything again.
+func (vc *valueCache) capTo(c *model.Column, got *counted, capN int) bool {
+	if len(got.values) <= capN {
+		return false
+	}
+	vc.log.Warn("column has more distinct values than are indexed", "column", c.Entity().Name+"."+c.Name, "indexed", capN)
+	got.values, got.rows = got.values[:capN], got.rows[:capN]
+	got.mark, got.capped = nil, true
+	return true
+}
+
+// columnSQL is c as a value in a statement on its table: its quoted name,
+// or its expression when it is computed.
+func columnSQL(d model.Dialect, c *model.Column) string {
+	if c.Computed() {
+		return "(" + c.Expr.For(d) + ")"
+	}
+	return d.QuoteIdent(c.Name)
 }
 
 // greater compares two marks as the drivers return them: integers as
@@ -861,10 +873,7 @@ func (vc *valueCache) RowsWith(ctx context.Context, c *model.Column, value strin
 	for _, n := range cols {
 		sel += ", " + w(n)
 	}
-	col := w(c.Name)
-	if c.Computed() {
-		col = "(" + c.Expr.For(s.Target.Dialect) + ")"
-	}
+	col := columnSQL(s.Target.Dialect, c)
 	mark := placeholder(s.Target.Dialect, 1)
 	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s = %s ORDER BY %s LIMIT %d", sel, w(e.TableName()), col, mark, w(e.Key), limit)
 	res, err := s.Query(own(ctx), q, []any{value}, limit)

@@ -62,11 +62,7 @@ func (vc *valueCache) loadTableHeads(ctx context.Context, cols []*model.Column) 
 	d := s.Target.Dialect
 	sel := make([]string, 0, len(cols)+1)
 	for i, c := range cols {
-		col := d.QuoteIdent(c.Name)
-		if c.Computed() {
-			col = "(" + c.Expr.For(d) + ")"
-		}
-		sel = append(sel, fmt.Sprintf("%s AS v%d", col, i))
+		sel = append(sel, fmt.Sprintf("%s AS v%d", columnSQL(d, c), i))
 	}
 	mark, marked := markOf(d, cols[0])
 	if marked {
@@ -108,15 +104,11 @@ func (vc *valueCache) loadTableHeads(ctx context.Context, cols []*model.Column) 
 			got.values = append(got.values, v)
 		}
 		slices.Sort(got.values)
-		if len(got.values) > capN {
-			vc.log.Warn("column has more distinct values than are indexed", "column", c.Entity().Name+"."+c.Name, "indexed", capN)
-			got.values = got.values[:capN]
-			got.mark, got.capped = nil, true
-		}
 		got.rows = make([]int64, len(got.values))
 		for j, v := range got.values {
 			got.rows[j] = n[v]
 		}
+		vc.capTo(c, &got, capN)
 		out[c] = got
 	}
 	return out, nil
