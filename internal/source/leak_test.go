@@ -96,7 +96,9 @@ func TestCloseStopsBackgroundWork(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "shop.db")
-			db, err := sql.Open("sqlite", "file:"+path)
+			// the test's writes wait for the source's reads (its first
+			// load may still be reading when the table is dropped)
+			db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
 			if err != nil {
 				t.Fatal(err)
 			}
