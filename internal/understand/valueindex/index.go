@@ -58,6 +58,14 @@ type Index struct {
 	// adding is what adding values reuses from one value to the next;
 	// Seal drops it
 	adding *adder
+	// base, when set, is the sealed index this one is a layer over
+	// (layer.go): its values keep their ids, this one's come after them,
+	// from off
+	base *Index
+	off  int32
+	// outside counts, per column, values it holds that were left out of
+	// the index (Outside)
+	outside map[*model.Column]int
 }
 
 // colStat is what the index knows of one column's values.
@@ -147,6 +155,12 @@ func (x *Index) Add(c *model.Column, v string, extraNoise map[string]bool) {
 
 // AddCounted indexes one value with the number of rows that hold it.
 func (x *Index) AddCounted(c *model.Column, v string, rows int64, extraNoise map[string]bool) {
+	x.add(c, v, rows, extraNoise, 0)
+}
+
+// add is AddCounted; core, when above 0, is the count of the value's
+// distinct words, as an earlier index computed it.
+func (x *Index) add(c *model.Column, v string, rows int64, extraNoise map[string]bool, core int) {
 	if strings.TrimSpace(v) == "" {
 		return
 	}
@@ -164,12 +178,13 @@ func (x *Index) AddCounted(c *model.Column, v string, rows int64, extraNoise map
 	}
 	stems := ad.strings(len(toks))
 	asWritten := true // every stem is the word as written
-	core := 0
+	given := core
+	core = 0
 	for i, t := range toks {
 		stems[i] = text.ValueStem(t.Text)
 		asWritten = asWritten && stems[i] == t.Text
 		n := x.words[t.Text]
-		if n == 0 && t.Kind == text.Word {
+		if n == 0 && t.Kind == text.Word && (x.base == nil || !x.base.HasWord(t.Text)) {
 			x.AddTypoTarget(t.Text)
 		}
 		x.words[t.Text] = n + 1
@@ -180,13 +195,16 @@ func (x *Index) AddCounted(c *model.Column, v string, rows int64, extraNoise map
 	if core == 0 {
 		core = len(stems)
 	}
+	if given > 0 {
+		core = given
+	}
 	key := strings.Join(stems, " ")
 	same := x.exact[key]
 	col := x.cols[c]
-	if col != nil && x.duplicate(same, col.first, c, v) {
+	if col != nil && x.duplicate(same, col.first, c, v) || x.base != nil && x.base.holds(c, key, v) {
 		return
 	}
-	id := int32(len(x.vals))
+	id := x.off + int32(len(x.vals))
 	if col == nil {
 		col = &colStat{first: id}
 		x.cols[c] = col
@@ -220,7 +238,7 @@ func (x *Index) AddCounted(c *model.Column, v string, rows int64, extraNoise map
 // so only the last of them, those from first on, can be c's.
 func (x *Index) duplicate(ids []int32, first int32, c *model.Column, v string) bool {
 	for k := len(ids) - 1; k >= 0 && ids[k] >= first; k-- {
-		if e := &x.vals[ids[k]]; e.Column == c && e.Value == v {
+		if e := x.entry(ids[k]); e.Column == c && e.Value == v {
 			return true
 		}
 	}
@@ -303,6 +321,9 @@ func (x *Index) Seal() {
 	}
 	x.colNoise = map[*model.Column]map[string]bool{}
 	for c, counts := range perCol {
+		if x.base != nil && x.base.ColumnSize(c) > 0 {
+			continue // a layer's few values of a column: the base's kind words hold
+		}
 		for s, n := range counts {
 			if n >= 3 && n*3 >= x.cols[c].size && !isDigits(s) {
 				if x.colNoise[c] == nil {
@@ -313,7 +334,7 @@ func (x *Index) Seal() {
 		}
 	}
 	for i, e := range x.vals {
-		noise := x.colNoise[e.Column]
+		noise := x.noiseOf(e.Column)
 		if len(noise) == 0 {
 			continue
 		}
@@ -330,7 +351,16 @@ func (x *Index) Seal() {
 }
 
 // kindWord reports whether stem s is one many values of e's column share.
-func (x *Index) kindWord(e Entry, s string) bool { return x.colNoise[e.Column][s] }
+func (x *Index) kindWord(e Entry, s string) bool { return x.noiseOf(e.Column)[s] }
+
+// noiseOf returns the kind words of column c's values (Seal), the base's
+// when this layer computed none for c.
+func (x *Index) noiseOf(c *model.Column) map[string]bool {
+	if n, ok := x.colNoise[c]; ok || x.base == nil {
+		return n
+	}
+	return x.base.noiseOf(c)
+}
 
 // KindWord reports whether stem s names the kind of the values of some
 // column ("bikes" in Road Bikes, Mountain Bikes…): a known word of the
@@ -341,7 +371,7 @@ func (x *Index) KindWord(s string) bool {
 			return true
 		}
 	}
-	return false
+	return x.base != nil && x.base.KindWord(s)
 }
 
 func isDigits(s string) bool {
@@ -370,22 +400,49 @@ func (x *Index) AddTypoTarget(s string) {
 }
 
 // Entry returns the value with id id.
-func (x *Index) Entry(id int32) Entry { return x.vals[id] }
+func (x *Index) Entry(id int32) Entry { return *x.entry(id) }
 
-// ColumnSize is how many values of column c the index holds.
-func (x *Index) ColumnSize(c *model.Column) int {
-	if col := x.cols[c]; col != nil {
-		return col.size
+// entry returns the value with id id, in this index or its base.
+func (x *Index) entry(id int32) *Entry {
+	if id < x.off {
+		return x.base.entry(id)
 	}
-	return 0
+	return &x.vals[id-x.off]
+}
+
+// ColumnSize is how many values column c holds: those the index holds
+// and those left out of it (Outside).
+func (x *Index) ColumnSize(c *model.Column) int {
+	n := x.outside[c]
+	if col := x.cols[c]; col != nil {
+		n += col.size
+	}
+	if x.base != nil {
+		n += x.base.ColumnSize(c)
+	}
+	return n
+}
+
+// Outside notes that column c holds n values besides those added, left
+// out of the index: ColumnSize counts them (a column of many proper
+// names is told by its size).
+func (x *Index) Outside(c *model.Column, n int) {
+	if x.outside == nil {
+		x.outside = map[*model.Column]int{}
+	}
+	x.outside[c] += n
 }
 
 // HasStem reports whether some value has a word with this plural-free
 // stem (text.ValueStem).
-func (x *Index) HasStem(s string) bool { return len(x.postings[s]) > 0 }
+func (x *Index) HasStem(s string) bool {
+	return len(x.postings[s]) > 0 || x.base != nil && x.base.HasStem(s)
+}
 
 // HasWord reports whether some value has this word as written.
-func (x *Index) HasWord(w string) bool { return x.words[w] > 0 }
+func (x *Index) HasWord(w string) bool {
+	return x.words[w] > 0 || x.base != nil && x.base.HasWord(w)
+}
 
 // inParens reports whether byte offset i of s lies inside parentheses.
 func inParens(s string, i int) bool {

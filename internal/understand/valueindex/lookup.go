@@ -26,7 +26,7 @@ func (x *Index) Exact(texts, stems []string, i int) map[int]Hit {
 			out[l] = Hit{IDs: got, Text: true}
 			continue
 		}
-		if got := x.exact[strings.Join(stems[i:i+l], " ")]; len(got) > 0 {
+		if got := x.exactIDs(strings.Join(stems[i:i+l], " ")); len(got) > 0 {
 			out[l] = Hit{IDs: got}
 		}
 	}
@@ -38,13 +38,22 @@ func (x *Index) Exact(texts, stems []string, i int) map[int]Hit {
 // x.text, the others in x.exact, marked. A value's words decide whether it
 // is marked, so the values of one phrase are all in one of the two.
 func (x *Index) asWritten(phrase string) []int32 {
+	own := x.ownAsWritten(phrase)
+	if x.base == nil {
+		return own
+	}
+	return concatIDs(x.base.asWritten(phrase), own)
+}
+
+// ownAsWritten is asWritten among the values of this index, not its base.
+func (x *Index) ownAsWritten(phrase string) []int32 {
 	if ids := x.text[phrase]; len(ids) > 0 {
 		return ids
 	}
 	same := x.exact[phrase]
 	n := 0
 	for _, id := range same {
-		if x.vals[id].asWritten {
+		if x.entry(id).asWritten {
 			n++
 		}
 	}
@@ -53,7 +62,7 @@ func (x *Index) asWritten(phrase string) []int32 {
 	}
 	out := make([]int32, 0, n)
 	for _, id := range same {
-		if x.vals[id].asWritten {
+		if x.entry(id).asWritten {
 			out = append(out, id)
 		}
 	}
@@ -72,10 +81,7 @@ type Match struct {
 func (x *Index) Partial(q []string) []Match {
 	var sets [][]int32
 	for _, s := range q {
-		ids := append([]int32(nil), x.postings[s]...)
-		for _, ext := range x.digitExt[s] {
-			ids = append(ids, x.postings[ext]...)
-		}
+		ids := x.posting(s, nil)
 		if len(ids) == 0 {
 			return nil
 		}
@@ -103,7 +109,7 @@ func (x *Index) Partial(q []string) []Match {
 		if n != len(sets) {
 			continue
 		}
-		v := x.vals[id]
+		v := *x.entry(id)
 		matched := 0
 		for _, s := range v.stems {
 			if !noiseSet[s] && !x.kindWord(v, s) && containsPrefixDigit(q, s) {
@@ -151,7 +157,7 @@ func (x *Index) Correct(s string) (fixed string, ok bool) {
 	// differ there are other words ("dealing" is not "healing", "rates"
 	// not "dates", "worth" not "north")
 	probe := func(k string) {
-		for _, w := range x.deletes[k] {
+		for _, w := range x.deletesOf(k) {
 			if w != s && []rune(w)[0] == rs[0] && text.EditDistance(s, w) <= 1 {
 				cands[w] = true
 			}
