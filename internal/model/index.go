@@ -91,6 +91,18 @@ func (e *Entity) DisplayColumn() *Column {
 	return nil
 }
 
+// ValueColumns are the columns of e whose values are read from the
+// database (FromDatabase), in the model's order.
+func (e *Entity) ValueColumns() []*Column {
+	var cols []*Column
+	for _, c := range e.Columns {
+		if c.FromDatabase() {
+			cols = append(cols, c)
+		}
+	}
+	return cols
+}
+
 // Entity returns the entity the column belongs to.
 func (c *Column) Entity() *Entity { return c.entity }
 
