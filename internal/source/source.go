@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -233,16 +234,40 @@ type queryer interface {
 // metaQuery runs one of Clarify's own catalog queries on the metadata
 // pool, read-only, with the source's timeout.
 func (s *Source) metaQuery(ctx context.Context, query string, args []any, maxRows int) (*Result, error) {
-	ctx, cancel := context.WithTimeout(ctx, s.opt.QueryTimeout)
-	defer cancel()
-	res, err := s.readOnly(ctx, func(q queryer) (*Result, error) { return collect(ctx, func() {}, q, query, args, maxRows) })
+	var res *Result
+	err := s.metaRead(ctx, func(ctx context.Context, q queryer) (err error) {
+		res, err = collect(ctx, func() {}, q, query, args, maxRows)
+		return err
+	})
 	if err != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) || serverTimeout(err) {
-			return nil, fmt.Errorf("%w after %s", ErrTimeout, s.opt.QueryTimeout)
-		}
-		return nil, &QueryError{Err: err}
+		return nil, err
 	}
 	return res, nil
+}
+
+// metaEach runs one of Clarify's own catalog queries as metaQuery does,
+// handing each row's values, normalized as collect's, to f as they come
+// rather than keeping them: a read of many rows that only counts them. f
+// must not keep vals, which the next row reuses.
+func (s *Source) metaEach(ctx context.Context, query string, args []any, f func(vals []any)) error {
+	return s.metaRead(ctx, func(ctx context.Context, q queryer) error {
+		return eachRow(ctx, func() {}, q, query, args, nil, func(vals []any) bool { f(vals); return true })
+	})
+}
+
+// metaRead runs read on the metadata pool, read-only, with the source's
+// timeout, and returns its error as ErrTimeout or a QueryError.
+func (s *Source) metaRead(ctx context.Context, read func(context.Context, queryer) error) error {
+	ctx, cancel := context.WithTimeout(ctx, s.opt.QueryTimeout)
+	defer cancel()
+	_, err := s.readOnly(ctx, func(q queryer) (*Result, error) { return nil, read(ctx, q) })
+	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) || serverTimeout(err) {
+			return fmt.Errorf("%w after %s", ErrTimeout, s.opt.QueryTimeout)
+		}
+		return &QueryError{Err: err}
+	}
+	return nil
 }
 
 // readOnly runs f in a read-only transaction (PostgreSQL, MySQL) or on the
@@ -269,44 +294,69 @@ func (s *Source) readOnly(ctx context.Context, f func(queryer) (*Result, error))
 // with more as truncated. stop cancels the statement on the server, for
 // results too large to drain.
 func collect(ctx context.Context, stop func(), q queryer, query string, args []any, maxRows int) (*Result, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
+	res := &Result{}
+	err := eachRow(ctx, stop, q, query, args, func(cts []*sql.ColumnType, types []string) {
+		for _, ct := range cts {
+			res.Columns = append(res.Columns, ct.Name())
+		}
+		res.Types = types
+	}, func(vals []any) bool {
+		if len(res.Rows) == maxRows {
+			res.Truncated = true
+			return false
+		}
+		res.Rows = append(res.Rows, slices.Clone(vals))
+		return true
+	})
 	if err != nil {
 		return nil, err
+	}
+	return res, nil
+}
+
+// eachRow runs query on q and hands each row's values, normalized, to f as
+// they come, after head has the result's columns and their database types
+// in upper case (head may be nil); vals
+// is reused for the next row, so f must not keep it. f returning false
+// ends the read: closing the rows drains what the server still sends, and
+// when that takes long (a huge result) stop cancels the statement on the
+// server.
+func eachRow(ctx context.Context, stop func(), q queryer, query string, args []any, head func([]*sql.ColumnType, []string), f func(vals []any) bool) error {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
 	}
 	defer rows.Close()
 	cts, err := rows.ColumnTypes()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	res := &Result{}
-	for _, ct := range cts {
-		res.Columns = append(res.Columns, ct.Name())
-		res.Types = append(res.Types, strings.ToUpper(ct.DatabaseTypeName()))
+	types := make([]string, len(cts))
+	for i, ct := range cts {
+		types[i] = strings.ToUpper(ct.DatabaseTypeName())
+	}
+	if head != nil {
+		head(cts, types)
+	}
+	vals, ptrs := make([]any, len(cts)), make([]any, len(cts))
+	for i := range vals {
+		ptrs[i] = &vals[i]
 	}
 	for rows.Next() {
-		if len(res.Rows) == maxRows {
-			res.Truncated = true
-			// Closing drains what the server still sends; when that takes
-			// long (a huge result), cancel the statement on the server.
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
+		for i, v := range vals {
+			vals[i] = normalize(v, types[i])
+		}
+		if !f(vals) {
 			t := time.AfterFunc(50*time.Millisecond, stop)
 			rows.Close()
 			t.Stop()
-			return res, nil
+			return nil
 		}
-		vals := make([]any, len(cts))
-		ptrs := make([]any, len(cts))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
-		}
-		for i, v := range vals {
-			vals[i] = normalize(v, res.Types[i])
-		}
-		res.Rows = append(res.Rows, vals)
 	}
-	return res, rows.Err()
+	return rows.Err()
 }
 
 // normalize converts driver values to JSON-friendly Go values: text as

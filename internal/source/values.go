@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/clarify-sql/clarify/internal/model"
 )
@@ -102,8 +103,15 @@ type valueEntry struct {
 	// probe would read
 	sampled bool
 	// probed are the values probes found, with the rows they saw hold
-	// each (at least that many), until the first load ends
+	// each (at least that many), until the first load ends; addProbed
+	// changes them
 	probed map[string]int64
+	// inOrder and inOrderRows are probed in order, made once after each
+	// change (probedValues): a wide source's first question asks for them
+	// per column several times, and sorting 10,000 values each time took
+	// 0.34 s of its 2.1 s CPU profile (80 tables)
+	inOrder     []string
+	inOrderRows []int64
 	// mark is the highest key or time of the rows read by the last load
 	// (nil: the column is reloaded in full)
 	mark any
@@ -247,7 +255,7 @@ func (vc *valueCache) refresh(ctx context.Context, c *model.Column, e *valueEntr
 	e.err = nil
 	if since == nil {
 		e.values, e.rows, e.mark, e.partial = got.values, got.rows, got.mark, 0
-		e.full, e.probed = true, nil
+		e.full, e.probed, e.inOrder, e.inOrderRows = true, nil, nil, nil
 		vc.version.Add(1)
 		return
 	}
@@ -377,8 +385,12 @@ func (vc *valueCache) Snapshot(ctx context.Context, c *model.Column) (values []s
 }
 
 // probedValues returns the values probes and the read of the first rows
-// found, in order, with their rows. vc.mu is held.
+// found, in order, with their rows; callers must not modify them. vc.mu
+// is held.
 func (e *valueEntry) probedValues() ([]string, []int64) {
+	if e.inOrder != nil || len(e.probed) == 0 {
+		return e.inOrder, e.inOrderRows
+	}
 	values := make([]string, 0, len(e.probed))
 	for v := range e.probed {
 		values = append(values, v)
@@ -388,7 +400,20 @@ func (e *valueEntry) probedValues() ([]string, []int64) {
 	for i, v := range values {
 		rows[i] = e.probed[v]
 	}
+	e.inOrder, e.inOrderRows = values, rows
 	return values, rows
+}
+
+// addProbed notes that at least n rows hold value v, found before the
+// first load ended. vc.mu is held.
+func (e *valueEntry) addProbed(v string, n int64) {
+	if e.probed == nil {
+		e.probed = map[string]int64{}
+	}
+	if old, ok := e.probed[v]; !ok || n > old {
+		e.probed[v] = n
+		e.inOrder, e.inOrderRows = nil, nil
+	}
 }
 
 // Settle waits until the first rows of a column have been read, starting
@@ -459,14 +484,8 @@ func (vc *valueCache) probe(ctx context.Context, c *model.Column, words []string
 		if !e.full {
 			known, counts = e.probedValues()
 		}
-		var vals []string
-		var rows []int64
-		for i, v := range known {
-			if want[strings.ToLower(v)] {
-				vals, rows = append(vals, v), append(rows, counts[i])
-			}
-		}
-		vc.mu.Unlock()
+		vc.mu.Unlock() // the slices are never changed in place
+		vals, rows := matchWords(want, known, counts)
 		return vals, rows, nil
 	}
 	vc.mu.Unlock()
@@ -489,14 +508,66 @@ func (vc *valueCache) probe(ctx context.Context, c *model.Column, words []string
 	for i, v := range vals {
 		rows[i] = found[v]
 		if e != nil && !e.full {
-			if e.probed == nil {
-				e.probed = map[string]int64{}
-			}
-			e.probed[v] = max(e.probed[v], found[v])
+			e.addProbed(v, found[v])
 		}
 	}
 	vc.mu.Unlock()
 	return vals, rows, nil
+}
+
+// matchWords returns the values of known that equal one of want (lower
+// case) without regard to case, with their counts. While a wide source's
+// columns load, every question looks its words up in all of them (240
+// columns, up to 2.4 million values), so a value that cannot be a word is
+// passed over without lower-casing it: one whose first byte, an ASCII
+// one, starts no word, or whose length no word has while it holds only
+// ASCII bytes (lower-casing keeps their number).
+func matchWords(want map[string]bool, known []string, counts []int64) ([]string, []int64) {
+	var first [utf8.RuneSelf]bool
+	var lens [64]bool
+	long := false
+	for w := range want {
+		if w[0] < utf8.RuneSelf {
+			first[w[0]] = true
+		}
+		if len(w) < len(lens) {
+			lens[len(w)] = true
+		} else {
+			long = true
+		}
+	}
+	var vals []string
+	var rows []int64
+	for i, v := range known {
+		if v == "" {
+			continue
+		}
+		if b := v[0]; b < utf8.RuneSelf {
+			if 'A' <= b && b <= 'Z' {
+				b += 'a' - 'A'
+			}
+			if !first[b] {
+				continue
+			}
+		}
+		if n := len(v); (n < len(lens) && !lens[n] || n >= len(lens) && !long) && isASCII(v) {
+			continue
+		}
+		if want[strings.ToLower(v)] {
+			vals, rows = append(vals, v), append(rows, counts[i])
+		}
+	}
+	return vals, rows
+}
+
+// isASCII reports whether s holds only ASCII bytes.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // scan reads the rows among the table's first limit (0: all of them)
@@ -525,32 +596,15 @@ func (vc *valueCache) scan(ctx context.Context, c *model.Column, want map[string
 	found := map[string]int64{}
 	seen := map[string]int64{} // by word
 	_, err := s.readOnly(pctx, func(qr queryer) (*Result, error) {
-		rows, err := qr.QueryContext(pctx, q, args...)
-		if err != nil {
-			return nil, err
-		}
-		defer rows.Close()
-		cts, err := rows.ColumnTypes()
-		if err != nil {
-			return nil, err
-		}
-		typ := strings.ToUpper(cts[0].DatabaseTypeName())
-		for rows.Next() {
-			var v any
-			if err := rows.Scan(&v); err != nil {
-				return nil, err
+		return nil, eachRow(pctx, func() {}, qr, q, args, nil, func(r []any) bool {
+			if r[0] == nil {
+				return true
 			}
-			if v == nil {
-				continue
-			}
-			val := fmt.Sprint(normalize(v, typ))
+			val := fmt.Sprint(r[0])
 			found[val]++
 			seen[strings.ToLower(val)]++
-			if allTwice(want, seen) {
-				return nil, nil
-			}
-		}
-		return nil, rows.Err()
+			return !allTwice(want, seen)
+		})
 	})
 	if err != nil && pctx.Err() == nil {
 		return nil, fmt.Errorf("probe values of %s.%s: %w", c.Entity().Name, c.Name, err)
@@ -581,11 +635,12 @@ func (vc *valueCache) loadFirst(ctx context.Context, c *model.Column, e *valueEn
 	got, err := vc.loadHead(ctx, c)
 	if err == nil && !got.whole {
 		vc.mu.Lock()
-		if e.probed == nil {
-			e.probed = map[string]int64{}
-		}
+		fresh := len(e.probed) == 0
 		for i, v := range got.values {
-			e.probed[v] = max(e.probed[v], got.rows[i])
+			e.addProbed(v, got.rows[i])
+		}
+		if fresh && slices.IsSorted(got.values) {
+			e.inOrder, e.inOrderRows = got.values, got.rows // as probedValues would make them
 		}
 		e.sampled = true
 		close(e.head)
@@ -617,7 +672,7 @@ func (vc *valueCache) loadFirst(ctx context.Context, c *model.Column, e *valueEn
 		return
 	}
 	e.values, e.rows, e.mark, e.err = got.values, got.rows, got.mark, nil
-	e.full, e.probed, e.sampled = true, nil, false
+	e.full, e.probed, e.inOrder, e.inOrderRows, e.sampled = true, nil, nil, nil, false
 	vc.version.Add(1)
 }
 
@@ -660,7 +715,7 @@ func (vc *valueCache) loadHead(ctx context.Context, c *model.Column) (counted, e
 	if ok {
 		return got, nil
 	}
-	cols := headColumns(c.Entity())
+	cols := c.Entity().ValueColumns()
 	if len(cols) < 2 || !slices.Contains(cols, c) {
 		return vc.loadWithin(ctx, c, vc.firstRows)
 	}

@@ -29,18 +29,6 @@ type heldHead struct {
 	at  time.Time
 }
 
-// headColumns are the columns of e whose values are read from the
-// database, in the model's order.
-func headColumns(e *model.Entity) []*model.Column {
-	var cols []*model.Column
-	for _, c := range e.Columns {
-		if c.FromDatabase() {
-			cols = append(cols, c)
-		}
-	}
-	return cols
-}
-
 // takeHeld returns the first read of c made with its table's, if one is
 // held and young enough, and forgets it. vc.mu is held.
 func (vc *valueCache) takeHeld(c *model.Column) (counted, bool) {
@@ -70,36 +58,44 @@ func (vc *valueCache) loadTableHeads(ctx context.Context, cols []*model.Column) 
 	}
 	first := vc.firstRows
 	q := fmt.Sprintf("SELECT %s FROM %s LIMIT %d", strings.Join(sel, ", "), d.QuoteIdent(cols[0].Entity().TableName()), first)
-	res, err := s.metaQuery(ctx, q, nil, first)
-	if err != nil {
-		return nil, err
+	// the rows are counted as they come, not kept: a wide database's
+	// first question waits for 80 such reads
+	counts := make([]map[string]int64, len(cols))
+	nulls := make([]bool, len(cols))
+	for i := range counts {
+		counts[i] = map[string]int64{}
 	}
 	var top any
-	if marked {
-		for _, r := range res.Rows {
-			if m := r[len(cols)]; m != nil && (top == nil || greater(m, top)) {
-				top = m
+	read := 0
+	err := s.metaEach(ctx, q, nil, func(r []any) {
+		read++
+		for i := range cols {
+			switch v := r[i].(type) {
+			case nil:
+				nulls[i] = true
+			case string:
+				counts[i][v]++
+			default:
+				counts[i][fmt.Sprint(v)]++
 			}
 		}
+		if m := r[len(r)-1]; marked && m != nil && (top == nil || greater(m, top)) {
+			top = m
+		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	capN := s.opt.MaxIndexedValues
 	out := make(map[*model.Column]counted, len(cols))
 	for i, c := range cols {
-		n := map[string]int64{}
-		nulls := false
-		for _, r := range res.Rows {
-			if r[i] == nil {
-				nulls = true
-				continue
-			}
-			n[fmt.Sprint(r[i])]++
-		}
+		n := counts[i]
 		groups := len(n)
-		if nulls {
+		if nulls[i] {
 			groups++
 		}
 		got := counted{values: make([]string, 0, len(n)), mark: top,
-			whole: len(res.Rows) < first && groups < capN+2}
+			whole: read < first && groups < capN+2}
 		for v := range n {
 			got.values = append(got.values, v)
 		}
