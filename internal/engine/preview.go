@@ -38,7 +38,8 @@ func (e *Engine) previews(ctx context.Context, req Request, s *understand.Slot, 
 			res[k] = v
 		}
 		res[s.Key] = understand.Resolution{OptionID: c.Options[i].ID}
-		in, err := e.an.Analyze(ctx, req.Question, understand.Settings{Now: now, Resolved: res, Scope: req.Scope})
+		// the turn's own reading looked the words up in the database
+		in, err := e.an.Analyze(ctx, req.Question, understand.Settings{Now: now, Resolved: res, Scope: req.Scope, Probed: true})
 		switch {
 		case err == nil && in.Query != nil && in.Query.Base != nil:
 			qs[i] = in.Query

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"testing"
 	"time"
 
@@ -266,33 +266,46 @@ func TestColdQuestionValueInNamedTable(t *testing.T) {
 CREATE TABLE crates (id INTEGER PRIMARY KEY, colour TEXT);
 INSERT INTO items (colour) VALUES ('red'), ('green'), ('red'), ('blue'), ('mauve');
 INSERT INTO crates (colour) VALUES ('mauve'), ('grey'), ('grey'), ('grey')`)
+	if got := coldFilters(t, sh, nil, "how many items are mauve"); len(got) != 1 || !strings.HasPrefix(got[0], "items: ") {
+		t.Errorf("filters %q: want one, on items", got)
+	}
+}
+
+// coldFilters reads question on sh's source made cold (first reads of
+// three rows, the scans of whole tables held back) through cat (nil: the
+// source's catalog), and returns its filters as "entity: label"; the
+// source must still be cold after.
+func coldFilters(t *testing.T, sh *shop, cat understand.Catalog, question string) []string {
+	t.Helper()
 	source.SetFirstRows(sh.src, 3)
 	source.SetDeferAtMost(sh.src, time.Hour)
-	m := sh.col.Entity().Model()
-	an := understand.New(m, sh.src.Catalog())
+	if cat == nil {
+		cat = sh.src.Catalog()
+	}
+	an := understand.New(sh.col.Entity().Model(), cat)
 	defer an.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	in, err := an.Analyze(ctx, "how many items are mauve", understand.Settings{Now: time.Now()})
+	in, err := an.Analyze(ctx, question, understand.Settings{Now: time.Now()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(in.Query.Filters) != 1 || in.Query.Filters[0].Entity != m.Entity("items") {
-		var got []string
-		for _, f := range in.Query.Filters {
-			got = append(got, f.Entity.Name+": "+f.Label)
-		}
-		t.Errorf("filters %q: want one, on items", got)
+	var got []string
+	for _, f := range in.Query.Filters {
+		got = append(got, f.Entity.Name+": "+f.Label)
 	}
 	if source.ScansReleased(sh.src) {
 		t.Error("the scans were released: the test no longer shows a cold source")
 	}
+	return got
 }
 
-// probeCounter counts the whole-table probes a catalog is asked for.
+// probeCounter counts the probes a catalog is asked for, per column: of
+// the first rows (Probe) and of whole tables (ProbeTable).
 type probeCounter struct {
 	tableCatalog
-	n atomic.Int32
+	mu           sync.Mutex
+	first, table map[string]int
 }
 
 type tableCatalog interface {
@@ -300,9 +313,32 @@ type tableCatalog interface {
 	understand.TableProber
 }
 
+func newProbeCounter(cat tableCatalog) *probeCounter {
+	return &probeCounter{tableCatalog: cat, first: map[string]int{}, table: map[string]int{}}
+}
+
+func (p *probeCounter) Probe(ctx context.Context, c *model.Column, words []string) ([]string, []int64, error) {
+	p.mu.Lock()
+	p.first[c.Name]++
+	p.mu.Unlock()
+	return p.tableCatalog.Probe(ctx, c, words)
+}
+
 func (p *probeCounter) ProbeTable(ctx context.Context, c *model.Column, words []string) ([]string, []int64, error) {
-	p.n.Add(1)
+	p.mu.Lock()
+	p.table[c.Name]++
+	p.mu.Unlock()
 	return p.tableCatalog.ProbeTable(ctx, c, words)
+}
+
+// take returns the counts since the last take, of first rows and of whole
+// tables.
+func (p *probeCounter) take() (first, table map[string]int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	first, table = p.first, p.table
+	p.first, p.table = map[string]int{}, map[string]int{}
+	return first, table
 }
 
 // TestColdQuestionValueOfJoinedTable: a value the first rows of a table
@@ -314,32 +350,28 @@ func TestColdQuestionValueOfJoinedTable(t *testing.T) {
 CREATE TABLE crates (id INTEGER PRIMARY KEY, shade TEXT);
 INSERT INTO items (colour, crate_id) VALUES ('red', 1), ('green', 1), ('red', 2), ('blue', 2), ('blue', 1);
 INSERT INTO crates (shade) VALUES ('mauve'), ('grey'), ('grey'), ('grey')`)
-	source.SetFirstRows(sh.src, 3)
-	source.SetDeferAtMost(sh.src, time.Hour)
-	m := sh.col.Entity().Model()
-	cat := &probeCounter{tableCatalog: sh.src.Catalog()}
-	an := understand.New(m, cat)
-	defer an.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	in, err := an.Analyze(ctx, "how many mauve items", understand.Settings{Now: time.Now()})
-	if err != nil {
-		t.Fatal(err)
+	cat := newProbeCounter(sh.src.Catalog())
+	if got := coldFilters(t, sh, cat, "how many mauve items"); len(got) != 1 || !strings.HasPrefix(got[0], "crates: ") {
+		t.Errorf("filters %q: want one, on crates", got)
 	}
-	if len(in.Query.Filters) != 1 || in.Query.Filters[0].Entity != m.Entity("crates") {
-		t.Errorf("filters %+v: want one, on crates", in.Query.Filters)
-	}
-	if n := cat.n.Load(); n != 0 {
-		t.Errorf("%d whole-table probes for a value of a joined table's first rows: want none", n)
+	if _, table := cat.take(); len(table) != 0 {
+		t.Errorf("whole-table probes %v for a value of a joined table's first rows: want none", table)
 	}
 }
 
 // filterLabels reads question with an and returns its filters' labels.
 func filterLabels(t *testing.T, an *understand.Analyzer, question string) []string {
 	t.Helper()
+	return readLabels(t, an, question, understand.Settings{Now: time.Now()})
+}
+
+// readLabels reads question with an and settings and returns its filters'
+// labels.
+func readLabels(t *testing.T, an *understand.Analyzer, question string, settings understand.Settings) []string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	in, err := an.Analyze(ctx, question, understand.Settings{Now: time.Now()})
+	in, err := an.Analyze(ctx, question, settings)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -452,6 +484,93 @@ func TestValuesOneScanAtATime(t *testing.T) {
 		vals, _, complete, err := cat.Snapshot(ctx, c)
 		if err != nil || !complete || len(vals) != 50 {
 			t.Errorf("%s: %d values, complete %v, %v; want 50, complete", c.Name, len(vals), complete, err)
+		}
+	}
+}
+
+// TestColdIndexLeavesOutBiggestColumn: a cold source's first index holds
+// at most a bounded number of the database's values: a column of 60,000
+// names, all read by the first reads, is left out of it, and a question
+// naming one of them finds it by a probe; the index of every value, built
+// in the background at once, then holds them (no probe any more).
+func TestColdIndexLeavesOutBiggestColumn(t *testing.T) {
+	yaml := shopModel + "      - {name: name, role: name, type: text, values: {source: database}}\n"
+	sh := newShopWith(t, yaml, `CREATE TABLE items (id INTEGER PRIMARY KEY, colour TEXT, name TEXT);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60000)
+INSERT INTO items (colour, name) SELECT CASE i % 3 WHEN 0 THEN 'red' WHEN 1 THEN 'green' ELSE 'blue' END, 'widget ' || i FROM n`)
+	source.SetFirstRows(sh.src, 100_000) // the first reads take every row: the columns are complete
+	source.SetDeferAtMost(sh.src, time.Hour)
+	m := sh.col.Entity().Model()
+	cat := newProbeCounter(sh.src.Catalog())
+	an := understand.New(m, cat)
+	defer an.Close()
+	if got := filterLabels(t, an, "how many items are red"); !slices.Equal(got, []string{"colour is red"}) {
+		t.Errorf("filters of a colour = %q", got)
+	}
+	if n, _ := cat.take(); n["name"] == 0 || n["colour"] != 0 {
+		t.Errorf("first question's probes %v: want the names probed (left out of the first index), not the colours", n)
+	}
+	if got := filterLabels(t, an, "how many items are widget 43210"); !slices.Equal(got, []string{"name is widget 43210"}) {
+		t.Errorf("filters of a name left out of the first index = %q, want it found by a probe", got)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	an.WaitIndex(ctx)
+	cat.take()
+	if got := filterLabels(t, an, "how many items are widget 5"); !slices.Equal(got, []string{"name is widget 5"}) {
+		t.Errorf("filters of a name once every value is indexed = %q", got)
+	}
+	if first, table := cat.take(); len(first)+len(table) != 0 {
+		t.Errorf("probes %v, of whole tables %v, once every value is indexed: want none", first, table)
+	}
+}
+
+// TestColdQuestionNameOfNamedTable: the first question names a table and
+// a name that the first rows of a table it joins to hold, and a later row
+// of its own: its own name column, still loading, is looked in too, and the
+// filter is on the named table, as when warm — not "items in a crate named
+// aurora".
+func TestColdQuestionNameOfNamedTable(t *testing.T) {
+	sh := newShopWith(t, shopModel+`      - {name: name, role: name, type: text, values: {source: database}}
+      - {name: crate_id, role: id, type: integer, references: crates.id}
+  - name: crates
+    label: crate
+    plural: crates
+    key: id
+    columns:
+      - {name: id, role: id, type: integer}
+      - {name: name, role: name, type: text, values: {source: database}}
+`, `CREATE TABLE items (id INTEGER PRIMARY KEY, colour TEXT, name TEXT, crate_id INTEGER);
+CREATE TABLE crates (id INTEGER PRIMARY KEY, name TEXT);
+INSERT INTO items (colour, name, crate_id) VALUES ('red', 'bolt', 1), ('green', 'nut', 1), ('red', 'washer', 2), ('blue', 'aurora', 2);
+INSERT INTO crates (name) VALUES ('aurora'), ('borealis'), ('zenith'), ('nadir')`)
+	if got := coldFilters(t, sh, nil, "how many items are named aurora"); len(got) != 1 || !strings.HasPrefix(got[0], "items: ") {
+		t.Errorf("filters %q: want one, on items' own name", got)
+	}
+}
+
+// TestColdQuestionReadAgainScansNothing: a question read again with
+// Settings.Probed (a preview's reading, one answer set) scans no table for
+// its words again — its first reading did — and still knows the value that
+// scan found in a later row.
+func TestColdQuestionReadAgainScansNothing(t *testing.T) {
+	sh := firstShop(t, 3, "red", "green", "red", "blue", "mauve", "blue")
+	cat := newProbeCounter(sh.src.Catalog())
+	an := understand.New(sh.col.Entity().Model(), cat)
+	defer an.Close()
+	read := func(q string, probed bool) []string {
+		return readLabels(t, an, q, understand.Settings{Now: time.Now(), Probed: probed})
+	}
+	for _, q := range []string{"how many mauve items", "how many purple items"} {
+		first := read(q, false)
+		if _, table := cat.take(); len(table) == 0 {
+			t.Fatalf("%q: no table scanned on its first reading: the test no longer shows a cold source", q)
+		}
+		if again := read(q, true); !slices.Equal(again, first) {
+			t.Errorf("%q read again: filters %q, first %q", q, again, first)
+		}
+		if _, table := cat.take(); len(table) != 0 {
+			t.Errorf("%q read again scanned tables %v: want none", q, table)
 		}
 	}
 }

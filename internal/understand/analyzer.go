@@ -43,6 +43,9 @@ type Analyzer struct {
 	// stopRebuild cancels it. Both are nil when none runs.
 	rebuilding  chan struct{}
 	stopRebuild context.CancelFunc
+	// rested is when the next rebuild may start: the last one ended at
+	// least as long before as it took (rebuildPace)
+	rested time.Time
 	// closed: Close was called, and no rebuild starts any more
 	closed bool
 }
@@ -91,6 +94,13 @@ type Settings struct {
 	// value outside them that the question names is refused. Nil: every
 	// value. It narrows what is offered; the engine and the guard enforce it.
 	Scope *ScopeLimit
+	// Probed: the question's words were looked up in whole tables by an
+	// earlier reading of the same question (a preview reads it again with
+	// one answer set): what that found is kept with the columns' first
+	// rows, where this reading's probe finds it, and no table is scanned
+	// for them again. On a cold source each preview's reading scanned the
+	// same tables again, within the previews' budget.
+	Probed bool
 }
 
 // ScopeLimit is the set of scope values (keys of the scope entity) one
@@ -121,7 +131,8 @@ func (l *ScopeLimit) Permits(key string) bool { return l == nil || l.keys[key] }
 func (l *ScopeLimit) Keys() []string { return l.list }
 
 // index returns the value index, building it on first use and rebuilding it
-// in the background when the catalog's values change (stale-while-revalidate).
+// in the background when the catalog's values change (stale-while-revalidate);
+// nil when ctx ends before the first is built.
 func (a *Analyzer) index(ctx context.Context) *storedValues {
 	var v uint64
 	if a.cat != nil {
@@ -131,22 +142,36 @@ func (a *Analyzer) index(ctx context.Context) *storedValues {
 	if a.vx == nil {
 		a.mu.Unlock()
 		settle(ctx, a.model, a.cat)
-		vx := buildValueIndex(ctx, a.model, a.cat, a.lex)
+		vx := buildValueIndex(ctx, a.model, a.cat, a.lex, coldIndexValues)
+		if vx == nil {
+			return nil // ctx ended
+		}
 		a.mu.Lock()
 		if a.vx == nil {
 			a.vx, a.version = vx, v
+			if vx.short && !a.closed {
+				a.rebuild(ctx, v) // the index of every value, in the background
+			}
 		}
 		vx = a.vx
 		a.mu.Unlock()
 		return vx
 	}
 	vx := a.vx
-	if v != a.version && a.rebuilding == nil && !a.closed {
+	if v != a.version && a.rebuilding == nil && !a.closed && !time.Now().Before(a.rested) {
 		a.rebuild(ctx, v)
 	}
 	a.mu.Unlock()
 	return vx
 }
+
+// rebuildPace: a wide source's values change once per column as its first
+// minute's loads end, and each change that a question noticed rebuilt the
+// whole index at once, back to back, beside the questions that needed the
+// cores. A rebuild now starts no sooner after the last one ended than that
+// one took (at most half of one core); a source whose index builds in
+// milliseconds sees no difference. The index in use meanwhile is the last
+// one (stale-while-revalidate), and probes find what is still loading.
 
 // coldWait bounds how long the first question on a cold source waits for
 // the first reads of its stored values (Prober.Settle): reads of a few
@@ -187,11 +212,7 @@ func settle(ctx context.Context, m *model.Model, cat Catalog) {
 func StoredValueColumns(m *model.Model) []*model.Column {
 	var cols []*model.Column
 	for _, e := range m.Entities {
-		for _, c := range e.Columns {
-			if c.Values != nil && c.FromDatabase() {
-				cols = append(cols, c)
-			}
-		}
+		cols = append(cols, e.ValueColumns()...)
 	}
 	return cols
 }
@@ -210,11 +231,13 @@ func (a *Analyzer) rebuild(ctx context.Context, v uint64) {
 		defer cancel()
 		stop := context.AfterFunc(owner, cancel) // the owner closing stops it
 		defer stop()
-		nvx := buildValueIndex(rctx, a.model, a.cat, a.lex)
+		start := time.Now()
+		nvx := buildValueIndex(rctx, a.model, a.cat, a.lex, 0)
 		a.mu.Lock()
 		if rctx.Err() == nil {
 			a.vx, a.version = nvx, v
 		}
+		a.rested = time.Now().Add(time.Since(start))
 		a.rebuilding, a.stopRebuild = nil, nil
 		a.mu.Unlock()
 	}
@@ -249,10 +272,18 @@ func (a *Analyzer) Close() {
 }
 
 // WaitIndex blocks until a background rebuild of the value index (if any)
-// has finished; tests use it to observe refreshed values.
+// has finished, starting one at once when the values changed since the
+// last; tests use it to observe refreshed values.
 func (a *Analyzer) WaitIndex(ctx context.Context) {
 	a.index(ctx)
+	var v uint64
+	if a.cat != nil {
+		v = a.cat.Version(ctx)
+	}
 	a.mu.Lock()
+	if v != a.version && a.rebuilding == nil && !a.closed {
+		a.rebuild(ctx, v)
+	}
 	ch := a.rebuilding
 	a.mu.Unlock()
 	if ch != nil {
@@ -312,6 +343,9 @@ func (a *Analyzer) Analyze(ctx context.Context, question string, s Settings) (*I
 		return nil, ErrEmpty
 	}
 	vx := a.index(ctx)
+	if vx == nil {
+		return nil, ctx.Err()
+	}
 	if len(vx.pending) > 0 {
 		vx = a.probe(ctx, vx, probeWords(q, toks))
 	}
@@ -342,12 +376,12 @@ func (a *Analyzer) Analyze(ctx context.Context, question string, s Settings) (*I
 		return b
 	}
 	b := build(vx)
-	if len(vx.pending) > 0 {
+	if len(vx.pending) > 0 && !s.Probed {
 		// words the first rows of a table still loading did not explain
 		// may be values of later rows: looked up in the whole table, and
 		// the question read again with what was found
 		named := namedEntities(b.ms)
-		if keep, loose := b.unexplained(named); keep != nil {
+		if keep, loose := b.unexplained(named, vx.pending); keep != nil {
 			if nvx := a.probeTables(ctx, vx, probePhrases(q, toks, keep), named, loose); nvx != vx {
 				b = build(nvx)
 			}

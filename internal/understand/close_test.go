@@ -20,6 +20,7 @@ const analyzerFrames = "clarify/internal/understand.(*Analyzer)"
 // the value index that only cancellation ends.
 type changing struct {
 	version  atomic.Uint64
+	delay    time.Duration // how long each read takes, when set before use
 	stall    atomic.Bool
 	stalled  chan struct{} // receives when a read starts waiting
 	canceled atomic.Int32  // reads that ended by cancellation
@@ -29,6 +30,7 @@ func newChanging() *changing { return &changing{stalled: make(chan struct{}, 64)
 
 func (c *changing) Version(context.Context) uint64 { return c.version.Add(1) }
 func (c *changing) CountedValues(ctx context.Context, _ *model.Column) ([]string, []int64, error) {
+	time.Sleep(c.delay)
 	if !c.stall.Load() {
 		return []string{"red", "blue"}, []int64{1, 1}, nil
 	}

@@ -41,8 +41,11 @@ func (b *builder) partOfValue(i int) bool {
 // among values "green-…"; looked up everywhere), and values found only in
 // tables the question neither names nor reaches through a join (looked up
 // in those it names: "t0s named green-3150" where only t23's first rows
-// held it).
-func (b *builder) unexplained(named map[*model.Entity]bool) (keep []bool, loose bool) {
+// held it), and names found only in tables it reaches through a join while
+// a table it names has a name column still loading (pending): warm, that
+// table's own name would be read ("t47s named amber-4", which t5's first
+// rows and t47's later ones hold, counted t47s joined to such a t5).
+func (b *builder) unexplained(named map[*model.Entity]bool, pending map[*model.Column]map[string]bool) (keep []bool, loose bool) {
 	mark := func(start, end int) {
 		if keep == nil {
 			keep = make([]bool, len(b.l.toks))
@@ -65,9 +68,32 @@ func (b *builder) unexplained(named map[*model.Entity]bool) (keep []bool, loose 
 			loose = true
 		case len(named) > 0 && !slices.ContainsFunc(m.vals, func(v valCand) bool { return reaches(named, v.col.Entity()) }):
 			mark(m.start, m.end)
+		case len(named) > 0 && ownNameUnknown(named, pending, m.vals):
+			mark(m.start, m.end)
 		}
 	}
 	return keep, loose
+}
+
+// ownNameUnknown reports whether vals are names (values of name columns)
+// of other entities than the named ones only, while a named entity has a
+// name column of its own whose values are still loading or were left out
+// of the index: it may hold the name too.
+func ownNameUnknown(named map[*model.Entity]bool, pending map[*model.Column]map[string]bool, vals []valCand) bool {
+	if len(vals) == 0 {
+		return false
+	}
+	for _, v := range vals {
+		if named[v.col.Entity()] || v.col.Role != model.RoleName {
+			return false
+		}
+	}
+	for c := range pending {
+		if c.Role == model.RoleName && named[c.Entity()] {
+			return true
+		}
+	}
+	return false
 }
 
 // reaches reports whether one of the named entities is e or joins to it

@@ -6,13 +6,14 @@
 package understand
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/query"
@@ -85,13 +86,31 @@ type storedValues struct {
 	idx     *valueindex.Index
 	failed  map[*model.Column]error
 	pending map[*model.Column]map[string]bool
+	// short: columns' values were left out to keep within a budget
+	// (coldIndexValues); an index of all of them is due
+	short bool
 }
+
+// coldIndexValues bounds how many of the database's values the first
+// index of a source holds: on a wide database (80 tables of 10,000 names)
+// indexing every value took the first question 1.6 s on a quiet machine
+// (valueindex's BenchmarkBuild) to 6 s under load. The columns with
+// the most values are left out first; their values are looked up by
+// probes for the words of each question (exactly, without regard to
+// case; not by part or despite a typo) until the index of every value,
+// built in the background at once, replaces this one. An index of 50,000
+// values takes about 0.1 s to build (2 µs a value).
+const coldIndexValues = 50_000
 
 // buildValueIndex indexes the static values of the model and, through the
 // catalog, the database-sourced ones. Columns whose values cannot be loaded
 // are recorded in failed: understanding goes on without them, but for the
-// values probes find (pending).
-func buildValueIndex(ctx context.Context, m *model.Model, cat Catalog, lex *lexicon) *storedValues {
+// values probes find (pending). budget, when above 0, bounds how many of
+// the database's values are indexed (coldIndexValues): the columns
+// holding the most are left out, pending, until they fit. It returns nil
+// when ctx ends first: a background build of millions of values does not
+// hold up the close of its source.
+func buildValueIndex(ctx context.Context, m *model.Model, cat Catalog, lex *lexicon, budget int) *storedValues {
 	failed := map[*model.Column]error{}
 	pending := map[*model.Column]map[string]bool{}
 	// every column's values are read before any is indexed, so that the
@@ -99,12 +118,7 @@ func buildValueIndex(ctx context.Context, m *model.Model, cat Catalog, lex *lexi
 	var cols []columnValueSet
 	total := 0
 	for _, e := range m.Entities {
-		noise := map[string]bool{}
-		for _, w := range entityWords(e) {
-			for _, s := range strings.Fields(text.StemPhrase(w)) {
-				noise[s] = true
-			}
-		}
+		noise := entityNoise(e)
 		for _, c := range e.Columns {
 			if c.Values == nil {
 				continue
@@ -129,17 +143,31 @@ func buildValueIndex(ctx context.Context, m *model.Model, cat Catalog, lex *lexi
 			cols = append(cols, set)
 		}
 	}
+	_, probes := cat.(Prober) // a left out value is found by a probe
+	short := budget > 0 && probes && leaveOut(cols, budget, pending)
+	if short {
+		total = 0
+		for _, set := range cols {
+			total += len(set.col.Values.Items) + len(set.vals)
+		}
+	}
 	x := valueindex.NewSized(total)
 	for _, set := range cols {
 		for _, it := range set.col.Values.Items {
 			x.Add(set.col, it.Value, set.noise)
 		}
 		for i, v := range set.vals {
+			if i%4096 == 0 && ctx.Err() != nil {
+				return nil
+			}
 			n := int64(0)
 			if i < len(set.rows) {
 				n = set.rows[i]
 			}
 			x.AddCounted(set.col, v, n, set.noise)
+		}
+		if set.out > 0 {
+			x.Outside(set.col, set.out)
 		}
 	}
 	// the model's own words take part in typo correction too, and the
@@ -155,18 +183,62 @@ func buildValueIndex(ctx context.Context, m *model.Model, cat Catalog, lex *lexi
 		}
 	}
 	x.Seal()
-	return &storedValues{idx: x, failed: failed, pending: pending}
+	return &storedValues{idx: x, failed: failed, pending: pending, short: short}
+}
+
+// entityNoise returns the stems of an entity's own words: they name no
+// value of its columns.
+func entityNoise(e *model.Entity) map[string]bool {
+	noise := map[string]bool{}
+	for _, w := range entityWords(e) {
+		for _, s := range strings.Fields(text.StemPhrase(w)) {
+			noise[s] = true
+		}
+	}
+	return noise
+}
+
+// leaveOut empties the database-sourced value sets holding the most
+// values, largest first (of equal ones, the model's first), until the rest hold at
+// most budget, and marks them pending with no value known, so that a
+// question's words are probed in them. It reports whether it left any
+// out.
+func leaveOut(cols []columnValueSet, budget int, pending map[*model.Column]map[string]bool) bool {
+	order := make([]int, 0, len(cols))
+	held := 0
+	for i, set := range cols {
+		if len(set.vals) > 0 {
+			order = append(order, i)
+			held += len(set.vals)
+		}
+	}
+	if held <= budget {
+		return false
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return len(cols[b].vals) - len(cols[a].vals) })
+	for _, i := range order {
+		if held <= budget {
+			break
+		}
+		set := &cols[i]
+		held -= len(set.vals)
+		set.out = len(set.vals)
+		set.vals, set.rows = nil, nil
+		pending[set.col] = map[string]bool{}
+	}
+	return true
 }
 
 // columnValueSet is what buildValueIndex indexes of one column: the
 // database's values of it with how many rows hold each (besides the
 // model's static ones), and the stems that name no value in it (its
-// entity's words).
+// entity's words); out counts the values left out (leaveOut).
 type columnValueSet struct {
 	col   *model.Column
 	noise map[string]bool
 	vals  []string
 	rows  []int64
+	out   int
 }
 
 // columnValues returns a column's values without waiting for their load
@@ -220,10 +292,10 @@ func probePhrases(q string, toks []text.Token, keep []bool) []string {
 }
 
 // probe looks the question's words up in the columns whose values are
-// still loading, all at once, and returns the index with the values found
-// that it lacked: the analyzer's index is rebuilt with them (the catalog
-// keeps what its probes found until the load ends). A failed probe is
-// logged and leaves the words unmatched.
+// still loading or were left out of the index, all at once, and returns
+// the index with the values found that it lacked, added in a layer over
+// it (the catalog keeps what its probes found until the load ends). A
+// failed probe is logged and leaves the words unmatched.
 func (a *Analyzer) probe(ctx context.Context, vx *storedValues, words []string) *storedValues {
 	p, ok := a.cat.(Prober)
 	if !ok {
@@ -267,35 +339,67 @@ func (a *Analyzer) probeWith(ctx context.Context, vx *storedValues, words []stri
 	}
 	var (
 		wg    sync.WaitGroup
-		fresh atomic.Bool
+		mu    sync.Mutex
+		fresh []columnValueSet
 	)
 	for c, known := range vx.pending {
 		if in != nil && !in(c) {
 			continue
 		}
 		wg.Go(func() {
-			vals, _, err := probe(ctx, c, words)
+			vals, rows, err := probe(ctx, c, words)
 			if err != nil {
 				a.logger().WarnContext(ctx, "probe stored values failed", "entity", c.Entity().Name, "column", c.Name, "err", err)
 				return
 			}
-			for _, v := range vals {
+			set := columnValueSet{col: c}
+			for i, v := range vals {
 				if !known[v] {
-					fresh.Store(true)
+					set.vals, set.rows = append(set.vals, v), append(set.rows, rows[i])
 				}
+			}
+			if len(set.vals) > 0 {
+				mu.Lock()
+				fresh = append(fresh, set)
+				mu.Unlock()
 			}
 		})
 	}
 	wg.Wait()
-	if !fresh.Load() || ctx.Err() != nil {
+	if len(fresh) == 0 || ctx.Err() != nil {
 		return vx
 	}
-	nvx := buildValueIndex(ctx, a.model, a.cat, a.lex)
+	nvx := vx.with(fresh)
 	a.mu.Lock()
 	if a.vx == vx {
 		a.vx = nvx // the catalog's version is unchanged: probes do not move it
 	}
 	a.mu.Unlock()
+	return nvx
+}
+
+// with returns the stored values with fresh ones added, in a layer over
+// their index: a few values found by probes cost only theirs, however
+// many the index holds. They are added in the model's order of their
+// columns, as an index of every value holds them: where a value is in
+// several columns and nothing in the question tells them apart, the
+// first is read, whichever probe ended first.
+func (vx *storedValues) with(fresh []columnValueSet) *storedValues {
+	nvx := &storedValues{idx: vx.idx.Layer(), failed: vx.failed, pending: maps.Clone(vx.pending), short: vx.short}
+	slices.SortFunc(fresh, func(a, b columnValueSet) int {
+		ea, eb := a.col.Entity(), b.col.Entity()
+		return cmp.Or(cmp.Compare(ea.Index(), eb.Index()), cmp.Compare(slices.Index(ea.Columns, a.col), slices.Index(eb.Columns, b.col)))
+	})
+	for _, set := range fresh {
+		known := maps.Clone(vx.pending[set.col])
+		noise := entityNoise(set.col.Entity())
+		for i, v := range set.vals {
+			nvx.idx.AddCounted(set.col, v, set.rows[i], noise)
+			known[v] = true
+		}
+		nvx.pending[set.col] = known
+	}
+	nvx.idx.Seal()
 	return nvx
 }
 
