@@ -15,11 +15,12 @@ import (
 )
 
 // The fuzz targets feed arbitrary statements to a guard scoped to patient
-// L2 of the labs model. CI runs each for about 20 s:
+// L2 of the labs model. CI runs each for about 20 s, as a count of inputs
+// (a duration can fail at its deadline in Go 1.26; see .ci/run):
 //
-//	go test ./internal/guard -run '^$' -fuzz '^FuzzSQLite$' -fuzztime 20s
-//	go test ./internal/guard -run '^$' -fuzz '^FuzzPostgres$' -fuzztime 20s
-//	go test ./internal/guard -run '^$' -fuzz '^FuzzMySQL$' -fuzztime 20s
+//	go test ./internal/guard -run '^$' -fuzz '^FuzzSQLite$' -fuzztime 40000x
+//	go test ./internal/guard -run '^$' -fuzz '^FuzzPostgres$' -fuzztime 25000x
+//	go test ./internal/guard -run '^$' -fuzz '^FuzzMySQL$' -fuzztime 50000x
 //
 // Properties: no input makes the guard's own code panic (a third-party
 // parser that panics is caught and the statement rejected); for
