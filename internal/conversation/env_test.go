@@ -85,7 +85,7 @@ func demoEngines(t *testing.T) engines {
 }
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := demotest.Run(m)
 	for _, f := range shared.cleanups {
 		f()
 	}

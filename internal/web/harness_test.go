@@ -329,7 +329,7 @@ func browserContext(t *testing.T) context.Context {
 }
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := demotest.Run(m)
 	browser.Lock()
 	if browser.cancel != nil {
 		browser.cancel()

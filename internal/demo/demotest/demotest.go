@@ -4,6 +4,7 @@ package demotest
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,6 +51,24 @@ func Path(t testing.TB, name string) string {
 	}
 	cache.paths[name] = p
 	return p
+}
+
+// Run runs a test binary's tests and removes the demo files they
+// generated (tens of megabytes a binary, which a machine running CI again
+// and again would otherwise keep in its temporary directory). A package
+// whose tests call Path, directly or through Source or Engine, calls it
+// from TestMain: os.Exit(demotest.Run(m)).
+func Run(m *testing.M) int {
+	code := m.Run()
+	cache.Lock()
+	defer cache.Unlock()
+	if cache.dir != "" {
+		if err := os.RemoveAll(cache.dir); err != nil {
+			fmt.Fprintf(os.Stderr, "demotest: remove %s: %v\n", cache.dir, err)
+		}
+		cache.dir, cache.paths = "", nil
+	}
+	return code
 }
 
 // Model returns the demo model of a source.
