@@ -6,6 +6,10 @@ CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT, city TEXT, vip INTEGE
 CREATE TABLE products (id INTEGER PRIMARY KEY, name TEXT, category TEXT, price REAL, weight REAL, discontinued TEXT);
 CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER, ordered_at TEXT, status TEXT);
 CREATE TABLE order_lines (id INTEGER PRIMARY KEY, order_id INTEGER, product_id INTEGER, quantity INTEGER, unit_price REAL);
+-- foreign keys lead an index, as in most databases; no ANALYZE has run
+-- (no sqlite_stat1), as in most SQLite files Clarify opens read-only
+CREATE INDEX orders_customer ON orders (customer_id, ordered_at);
+CREATE INDEX order_lines_order ON order_lines (order_id);
 
 INSERT INTO customers VALUES
   (1, 'Ann Lee', 'Oslo', 1, '2022-03-14', NULL, 5000),
