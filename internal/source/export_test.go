@@ -51,3 +51,28 @@ func LimitsTried(s *Source) int {
 	defer s.exec.limits.mu.Unlock()
 	return s.exec.limits.tried
 }
+
+// KeepConnection restarts the keeper of a source's statement pool with
+// an idle time and a keep time short enough for a test; keepFor 0 stops
+// it, the pool then closing idle connections as any pool does.
+func KeepConnection(s *Source, idle, keepFor time.Duration) error {
+	p, err := s.execPool()
+	if err != nil {
+		return err
+	}
+	p.stopKeeper()
+	if keepFor == 0 {
+		p.db.SetConnMaxIdleTime(idle)
+		return nil
+	}
+	p.startKeeper(idle, keepFor)
+	return nil
+}
+
+// OpenConnections is how many connections the statement pool holds.
+func OpenConnections(s *Source) int {
+	if s.exec == nil {
+		return 0
+	}
+	return s.exec.db.Stats().OpenConnections
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
@@ -54,6 +55,11 @@ type execPool struct {
 	described pgDescriptions
 	// MySQL only: the fresh or reset connections kept ready.
 	warm *warmer
+	// PostgreSQL only: keeps one connection open between questions
+	// (keep.go); used is when the last statement was admitted, in Unix
+	// nanoseconds.
+	keep *keeper
+	used atomic.Int64
 	// MySQL only: whether the server is MariaDB, read once.
 	flavorOnce sync.Once
 	mariadb    bool
@@ -63,11 +69,11 @@ type execPool struct {
 // setPoolSize lets a hardened pool open n connections and keep them all
 // idle between statements: with database/sql's default of two idle, a
 // burst of statements opened and closed a session for most of them. An
-// idle connection is closed after a minute unused.
+// idle connection is closed after poolIdle unused (keep.go).
 func setPoolSize(db *sql.DB, n int) {
 	db.SetMaxOpenConns(n)
 	db.SetMaxIdleConns(n)
-	db.SetConnMaxIdleTime(time.Minute)
+	db.SetConnMaxIdleTime(poolIdle)
 }
 
 func openExec(t Target, opt Options) (*execPool, error) {
@@ -90,11 +96,12 @@ func openExec(t Target, opt Options) (*execPool, error) {
 	return p, nil
 }
 
-// close stops the pool's warmer, if any, and closes the pool.
+// close stops the pool's warmer and keeper, if any, and closes the pool.
 func (p *execPool) close() error {
 	if p.warm != nil {
 		p.warm.close()
 	}
+	p.stopKeeper()
 	return p.db.Close()
 }
 
@@ -122,6 +129,7 @@ func openPostgresExec(t Target, opt Options) (*execPool, error) {
 	p := &execPool{}
 	p.db = sql.OpenDB(&pgConnector{inner: stdlib.GetConnector(*cfg, stdlib.OptionBeforeConnect(p.pgStartupLimits(opt.Log, opt.QueryTimeout))), p: p})
 	setPoolSize(p.db, 10)
+	p.startKeeper(poolIdle, keepFor)
 	return p, nil
 }
 

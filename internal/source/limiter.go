@@ -271,6 +271,7 @@ func (ln *lane) before(a, b string) bool {
 // a limiter), then releases the slot, learning the statement's duration
 // when it completed or ran into its time limit.
 func (p *execPool) admitted(ctx context.Context, query string, f func() (*Result, error)) (res *Result, err error) {
+	p.used.Store(time.Now().UnixNano())
 	if p.admit == nil {
 		return f()
 	}
