@@ -53,6 +53,24 @@ func benchFill(b *testing.B, db *sql.DB, ns string, events []string) {
 	}
 }
 
+// benchModel is a model of one of the benchmark's tables (items or
+// events): its key id, its colour a dimension.
+func benchModel(b *testing.B, table string) *model.Model {
+	b.Helper()
+	m, err := model.Parse("bench.yaml", []byte(`source: bench
+entities:
+  - name: `+table+`
+    key: id
+    columns:
+      - {name: id, role: id, type: integer}
+      - {name: colour, role: dimension, type: text}
+`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
 func benchTargets(b *testing.B) []struct {
 	name string
 	open func(b *testing.B) benchTarget
@@ -121,17 +139,7 @@ func benchTargets(b *testing.B) []struct {
 //
 //	go test -run '^$' -bench Query -benchmem ./internal/source/
 func BenchmarkQuery(b *testing.B) {
-	m, err := model.Parse("bench.yaml", []byte(`source: bench
-entities:
-  - name: items
-    key: id
-    columns:
-      - {name: id, role: id, type: integer}
-      - {name: colour, role: dimension, type: text}
-`))
-	if err != nil {
-		b.Fatal(err)
-	}
+	m := benchModel(b, "items")
 	for _, tg := range benchTargets(b) {
 		b.Run(tg.name, func(b *testing.B) {
 			t := tg.open(b)

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clarify-sql/clarify/internal/model"
 	"github.com/clarify-sql/clarify/internal/source"
 )
 
@@ -77,17 +76,7 @@ func TestKeeperKeepsAConnectionBetweenQuestions(t *testing.T) {
 //	go test -run '^$' -bench QueryAfterPause -benchtime 5x -count 6 ./internal/source/
 func BenchmarkQueryAfterPause(b *testing.B) {
 	const idle = time.Second
-	m, err := model.Parse("bench.yaml", []byte(`source: bench
-entities:
-  - name: events
-    key: id
-    columns:
-      - {name: id, role: id, type: integer}
-      - {name: colour, role: dimension, type: text}
-`))
-	if err != nil {
-		b.Fatal(err)
-	}
+	m := benchModel(b, "events")
 	var tg benchTarget
 	for _, t := range benchTargets(b) {
 		if t.name == "postgres" {
