@@ -184,9 +184,15 @@ func (c *compiler) from() string {
 		if c.named[ed.To] {
 			kind = "LEFT JOIN"
 		}
-		fmt.Fprintf(&b, " %s %s ON %s.%s = %s.%s", kind, c.w.table(ed.To), c.w.table(ed.To), c.w.quote(ed.ToCol), c.w.table(ed.From), c.w.quote(ed.FromCol))
+		b.WriteString(" " + kind + " " + c.joinOn(ed))
 	}
 	return b.String()
+}
+
+// joinOn renders the table a many-to-one step reaches and its join
+// condition: "t ON t.key = from.fk", after JOIN or LEFT JOIN.
+func (c *compiler) joinOn(ed model.Edge) string {
+	return fmt.Sprintf("%s ON %s.%s = %s.%s", c.w.table(ed.To), c.w.table(ed.To), c.w.quote(ed.ToCol), c.w.table(ed.From), c.w.quote(ed.FromCol))
 }
 
 func (c *compiler) whereSQL() string {
@@ -505,8 +511,11 @@ func (c *compiler) viaForeignKey(f query.Filter) (query.Filter, bool) {
 // of the entities on the path moves into the subquery (a model fragment
 // or a condition reading other tables stays a join), and the other
 // dialects, whose planners read statistics, keep the join.
+//
+// restrict has already taken the filters counted among children, read
+// through a foreign key (Via) or excluding related rows.
 func (c *compiler) parentIn(f query.Filter) (string, bool, error) {
-	if c.w.d != model.SQLite || f.Cond == nil || f.Entity == c.base || f.Exclude || f.LatestOf != nil || f.Count != nil || f.Via != nil {
+	if c.w.d != model.SQLite || f.Cond == nil || f.Entity == c.base || f.LatestOf != nil {
 		return "", false, nil
 	}
 	path, ok := c.m.Path(c.base, f.Entity)
@@ -515,16 +524,16 @@ func (c *compiler) parentIn(f query.Filter) (string, bool, error) {
 	}
 	// the subquery's tables are named as the outer ones: none may be the
 	// base or come twice, or a column would read the wrong row
-	onPath := map[*model.Entity]bool{}
+	along := map[*model.Entity]bool{}
 	for _, ed := range path {
-		if ed.To == c.base || onPath[ed.To] {
+		if ed.To == c.base || along[ed.To] {
 			return "", false, nil
 		}
-		onPath[ed.To] = true
+		along[ed.To] = true
 	}
 	for _, ref := range model.CondColumns(f.Cond) {
 		col, err := c.m.ResolveColumn(f.Entity, ref)
-		if err != nil || !onPath[col.Entity()] {
+		if err != nil || !along[col.Entity()] {
 			return "", false, nil
 		}
 	}
@@ -536,7 +545,7 @@ func (c *compiler) parentIn(f query.Filter) (string, bool, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s.%s IN (SELECT %s.%s FROM %s", c.w.table(c.base), c.w.quote(first.FromCol), c.w.table(first.To), c.w.quote(first.ToCol), c.w.table(first.To))
 	for _, ed := range path[1:] {
-		fmt.Fprintf(&b, " JOIN %s ON %s.%s = %s.%s", c.w.table(ed.To), c.w.table(ed.To), c.w.quote(ed.ToCol), c.w.table(ed.From), c.w.quote(ed.FromCol))
+		b.WriteString(" JOIN " + c.joinOn(ed))
 	}
 	all := []string{cond}
 	for _, ed := range path {
@@ -651,7 +660,7 @@ func (c *compiler) related(e *model.Entity, what string, conds []string) (string
 	first := path[0]
 	b.WriteString("(SELECT " + what + " FROM " + c.w.table(first.To))
 	for _, ed := range path[1:] {
-		fmt.Fprintf(&b, " JOIN %s ON %s.%s = %s.%s", c.w.table(ed.To), c.w.table(ed.To), c.w.quote(ed.ToCol), c.w.table(ed.From), c.w.quote(ed.FromCol))
+		b.WriteString(" JOIN " + c.joinOn(ed))
 	}
 	link := fmt.Sprintf("%s.%s = %s.%s", c.w.table(first.To), c.w.quote(first.ToCol), c.w.table(c.base), c.w.quote(first.FromCol))
 	all := append([]string{link}, conds...)

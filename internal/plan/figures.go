@@ -173,7 +173,8 @@ func (w *writer) loosest(conds []string, numeric func(col string) bool) (string,
 }
 
 // threshold reads a condition of the form `column op ?` with a number
-// bound: the column as rendered, the comparison and the number.
+// bound: the column as rendered, the comparison and the number. Whether
+// the column is a stored one is numeric's to say (numericColumn).
 func (w *writer) threshold(cond string) (col, op string, v float64, ok bool) {
 	if !strings.HasSuffix(cond, paramMark) {
 		return "", "", 0, false
@@ -193,13 +194,12 @@ func (w *writer) threshold(cond string) (col, op string, v float64, ok bool) {
 			break
 		}
 	}
-	if op == "" || !simpleColumn(col) {
+	if op == "" {
 		return "", "", 0, false
 	}
+	// a condition's numbers are bound as int64 or float64 (literal)
 	switch x := w.args[idx].(type) {
 	case int64:
-		v = float64(x)
-	case int:
 		v = float64(x)
 	case float64:
 		v = x
@@ -207,13 +207,6 @@ func (w *writer) threshold(cond string) (col, op string, v float64, ok bool) {
 		return "", "", 0, false
 	}
 	return col, op, v, true
-}
-
-// simpleColumn reports whether s is one quoted, table-qualified column,
-// as writer.col renders a stored column: "t"."c" or `t`.`c`.
-func simpleColumn(s string) bool {
-	_, _, ok := splitColumn(s)
-	return ok
 }
 
 // splitColumn returns the table and column names of a rendered column
