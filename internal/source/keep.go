@@ -33,11 +33,12 @@ type keeper struct {
 	done chan struct{}
 }
 
-// startKeeper keeps one connection of p open while p has run a statement
-// within keepFor: database/sql hands out the connection returned last,
-// and a ping returns it again, so the ping renews the one connection a
-// new statement would take, and the others still close after idle.
-func (p *execPool) startKeeper(idle, keepFor time.Duration) {
+// startKeeper sets the pool's idle time and keeps one connection open
+// while p has run a statement within window: database/sql hands out the
+// connection returned last, and a ping returns it again, so the ping
+// renews the one connection a new statement would take, and the others
+// still close after idle.
+func (p *execPool) startKeeper(idle, window time.Duration) {
 	p.db.SetConnMaxIdleTime(idle)
 	ctx, cancel := context.WithCancel(context.Background())
 	k := &keeper{stop: cancel, done: make(chan struct{})}
@@ -53,7 +54,7 @@ func (p *execPool) startKeeper(idle, keepFor time.Duration) {
 			case <-t.C:
 			}
 			last := p.used.Load()
-			if last == 0 || time.Since(time.Unix(0, last)) > keepFor {
+			if last == 0 || time.Since(time.Unix(0, last)) > window {
 				continue
 			}
 			pctx, done := context.WithTimeout(ctx, 5*time.Second)
