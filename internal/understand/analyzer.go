@@ -158,11 +158,18 @@ func (a *Analyzer) index(ctx context.Context) *storedValues {
 		return vx
 	}
 	vx := a.vx
-	if v != a.version && a.rebuilding == nil && !a.closed && !time.Now().Before(a.rested) {
+	if a.stale(v) && !time.Now().Before(a.rested) {
 		a.rebuild(ctx, v)
 	}
 	a.mu.Unlock()
 	return vx
+}
+
+// stale reports whether the index in use was built before the catalog's
+// values reached version v, and none is being built or may be. a.mu is
+// held.
+func (a *Analyzer) stale(v uint64) bool {
+	return v != a.version && a.rebuilding == nil && !a.closed
 }
 
 // rebuildPace: a wide source's values change once per column as its first
@@ -281,8 +288,8 @@ func (a *Analyzer) WaitIndex(ctx context.Context) {
 		v = a.cat.Version(ctx)
 	}
 	a.mu.Lock()
-	if v != a.version && a.rebuilding == nil && !a.closed {
-		a.rebuild(ctx, v)
+	if a.stale(v) {
+		a.rebuild(ctx, v) // not paced: the caller waits for it
 	}
 	ch := a.rebuilding
 	a.mu.Unlock()

@@ -22,8 +22,9 @@ func (x *Index) Layer() *Index {
 	}
 	y := NewSized(len(own))
 	y.base, y.off, y.maxLen = base, base.off+int32(len(base.vals)), base.maxLen
-	for c, n := range x.outside {
-		if x.base != nil {
+	if x.base != nil {
+		// a base's own left-out values are counted through y.base
+		for c, n := range x.outside {
 			y.Outside(c, n)
 		}
 	}
@@ -40,7 +41,7 @@ func (x *Index) exactIDs(key string) []int32 {
 	if x.base == nil {
 		return own
 	}
-	return concatIDs(x.base.exactIDs(key), own)
+	return concat(x.base.exactIDs(key), own)
 }
 
 // posting appends to ids the values holding stem s, or a stem that is s
@@ -63,11 +64,7 @@ func (x *Index) deletesOf(k string) []string {
 	if x.base == nil {
 		return own
 	}
-	b := x.base.deletesOf(k)
-	if len(own) == 0 {
-		return b
-	}
-	return append(append(make([]string, 0, len(b)+len(own)), b...), own...)
+	return concat(x.base.deletesOf(k), own)
 }
 
 // holds reports whether column c has value v, whose stemmed phrase is
@@ -81,13 +78,13 @@ func (x *Index) holds(c *model.Column, key, v string) bool {
 	return false
 }
 
-// concatIDs returns a then b, reusing either when the other is empty.
-func concatIDs(a, b []int32) []int32 {
+// concat returns a then b, reusing either when the other is empty.
+func concat[T any](a, b []T) []T {
 	if len(a) == 0 {
 		return b
 	}
 	if len(b) == 0 {
 		return a
 	}
-	return append(append(make([]int32, 0, len(a)+len(b)), a...), b...)
+	return append(append(make([]T, 0, len(a)+len(b)), a...), b...)
 }

@@ -42,7 +42,7 @@ func (x *Index) asWritten(phrase string) []int32 {
 	if x.base == nil {
 		return own
 	}
-	return concatIDs(x.base.asWritten(phrase), own)
+	return concat(x.base.asWritten(phrase), own)
 }
 
 // ownAsWritten is asWritten among the values of this index, not its base.
