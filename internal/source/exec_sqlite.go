@@ -20,8 +20,9 @@ func sqliteURI(path, params string) string {
 }
 
 // sqliteExecParams open the file read-only and defensive, with no trust in
-// the schema (views and triggers cannot call functions with side effects).
-const sqliteExecParams = "mode=ro&_defensive=1&_pragma=query_only(1)&_pragma=trusted_schema(0)&_pragma=busy_timeout(5000)"
+// the schema (views and triggers cannot call functions with side effects),
+// read through a memory map of at most 1 GiB (sqlite_mapped.go).
+const sqliteExecParams = "mode=ro&_defensive=1&_pragma=query_only(1)&_pragma=trusted_schema(0)&_pragma=busy_timeout(5000)&_pragma=mmap_size(1073741824)"
 
 func openSQLiteExec(t Target) (*execPool, error) {
 	base, err := sqlite.NewConnector(sqliteURI(t.DSN, sqliteExecParams))

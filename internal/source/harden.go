@@ -34,7 +34,9 @@ import (
 //   - SQLite: its own read-only pool (mode=ro, query_only, defensive), an
 //     authorizer that allows only reading and a list of functions, and the
 //     limits SQLite's guidance for untrusted SQL recommends, reasserted
-//     for each statement.
+//     for each statement; the file is read through a memory map, and a
+//     file truncated under a statement fails that statement instead of
+//     crashing the process (sqlite_mapped.go).
 //   - MySQL/MariaDB: no multi-statements, server-side prepared statements
 //     for arguments, a read-only session (every transaction, the
 //     statement's autocommit one included, is READ ONLY), the server-side
@@ -210,7 +212,7 @@ func (p *execPool) runAdmitted(ctx context.Context, s *Source, query string, arg
 		if err := hardenSQLite(conn); err != nil {
 			return nil, err
 		}
-		return collect(ctx, stop, conn, query, args, maxRows)
+		return readMapped(conn, func() (*Result, error) { return collect(ctx, stop, conn, query, args, maxRows) })
 	case model.Postgres:
 		return p.runPostgres(ctx, stop, s, query, args, maxRows)
 	}
