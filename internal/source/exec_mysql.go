@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"log/slog"
+	"net"
 	"strconv"
 	"strings"
 	"sync"
@@ -65,11 +66,13 @@ const mysqlWarm = 3
 const maxReadyAge = time.Minute
 
 // fresh is an open connection whose session holds nothing of the user's
-// statements, with its server-side id, which KILL QUERY needs.
+// statements, with its server-side id, which KILL QUERY needs, and, in a
+// pool that dials its own sockets (mysql_reset.go), its socket.
 type fresh struct {
 	conn *sql.Conn
 	id   int64
 	at   time.Time
+	nc   net.Conn
 }
 
 // warmer keeps up to cap(ready) fresh connections checked out of a pool
@@ -253,7 +256,14 @@ func (w *warmer) open(ctx context.Context) (fresh, error) {
 		discard(c)
 		return fresh{}, err
 	}
-	return fresh{conn: c, id: id, at: time.Now()}, nil
+	f := fresh{conn: c, id: id, at: time.Now()}
+	_ = c.Raw(func(dc any) error {
+		if rc, ok := dc.(*resettableConn); ok {
+			f.nc = rc.nc
+		}
+		return nil
+	})
+	return f, nil
 }
 
 // take returns a fresh connection: a ready one if there is one young
@@ -376,13 +386,24 @@ func (p *execPool) runMySQL(ctx context.Context, stopQuery func(), s *Source, qu
 		// and whole, fit to reset
 		p.warm.release(ctx, f, err == nil && !res.Truncated && ctx.Err() == nil)
 	}()
+	// The driver watches a cancelable context of each of its calls with
+	// a goroutine of the connection, woken when the call starts and again
+	// when it ends, and database/sql watches the rows with a goroutine of
+	// their own: on a small statement, a third of the client's work. On a
+	// connection whose socket this package holds, the driver is given a
+	// context that is never canceled, and a canceled ctx closes the socket
+	// itself below, as the driver's watch would.
+	dctx := ctx
+	if f.nc != nil {
+		dctx = context.WithoutCancel(ctx)
+	}
 	// The statement's time limit is enforced by the server.
 	if p.mariadb {
 		if query, err = p.mariadbStatement(ctx, conn, s.opt.Log, s.opt.QueryTimeout, query); err != nil {
 			return nil, err
 		}
 	} else if set, ok := p.mysqlStatementTimeout(ctx, s.opt.QueryTimeout); ok {
-		if _, err := conn.ExecContext(ctx, set); err != nil {
+		if _, err := conn.ExecContext(dctx, set); err != nil {
 			return nil, err
 		}
 	}
@@ -390,6 +411,10 @@ func (p *execPool) runMySQL(ctx context.Context, stopQuery func(), s *Source, qu
 	killed := make(chan struct{})
 	stop := context.AfterFunc(ctx, func() {
 		defer close(killed)
+		if f.nc != nil {
+			// the statement returns at once, its connection broken
+			f.nc.Close()
+		}
 		kctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		if kc, err := p.db.Conn(kctx); err == nil {
@@ -402,5 +427,5 @@ func (p *execPool) runMySQL(ctx context.Context, stopQuery func(), s *Source, qu
 			<-killed
 		}
 	}()
-	return collect(ctx, stopQuery, conn, query, args, maxRows)
+	return collect(dctx, stopQuery, conn, query, args, maxRows)
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -144,6 +145,9 @@ func openMySQLExec(t Target, opt Options) (*execPool, error) {
 	cfg.InterpolateParams = false
 	cfg.AllowAllFiles = false
 	cfg.Params = nil // no session variables from the DSN
+	// the driver's notes (a connection broken by a cancel, say) go to the
+	// source's log, not to the process's standard error
+	cfg.Logger = driverLog{opt.Log}
 	// Sessions are reset by writing COM_RESET_CONNECTION on the socket
 	// (mysql_reset.go), which needs the protocol's own bytes on it: not
 	// under TLS or compression, and a socket this package dials.
@@ -171,6 +175,12 @@ func openMySQLExec(t Target, opt Options) (*execPool, error) {
 	p.warm = newWarmer(p.db, mysqlWarm, p.prepareMySQL(opt.Log, opt.QueryTimeout), reset)
 	return p, nil
 }
+
+// driverLog is the MySQL driver's logger on a source's log, at debug
+// level: what it reports is also returned as the statement's error.
+type driverLog struct{ log *slog.Logger }
+
+func (l driverLog) Print(v ...any) { l.log.Debug("mysql driver: " + fmt.Sprint(v...)) }
 
 // checkArgs refuses argument types a driver could read as options (pgx
 // takes a leading QueryExecMode argument as the protocol to use).
