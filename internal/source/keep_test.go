@@ -16,8 +16,11 @@ import (
 // the keeper the pause closes it. Past keepFor after the last statement
 // the pool lets it go.
 func TestKeeperKeepsAConnectionBetweenQuestions(t *testing.T) {
-	// database/sql closes idle connections at most once a second
-	const idle = 500 * time.Millisecond
+	// database/sql closes idle connections at most once a second. The
+	// keeper pings every idle/2: a ping later than that (a loaded machine,
+	// the race detector) loses the connection, so idle is not the
+	// smallest the test could use (500 ms failed once in CI).
+	const idle = 1500 * time.Millisecond
 	backend := func(t *testing.T, src *source.Source) string {
 		t.Helper()
 		res, err := src.Query(context.Background(), "SELECT pg_backend_pid()", nil, 0)
@@ -37,11 +40,12 @@ func TestKeeperKeepsAConnectionBetweenQuestions(t *testing.T) {
 	}
 	t.Run("kept", func(t *testing.T) {
 		s := pgServer(t, source.Options{})
-		if err := source.KeepConnection(s.src, idle, 4*time.Second); err != nil {
+		const window = 6 * time.Second
+		if err := source.KeepConnection(s.src, idle, window); err != nil {
 			t.Fatal(err)
 		}
 		first := backend(t, s.src)
-		time.Sleep(3 * time.Second)
+		time.Sleep(idle + 2500*time.Millisecond)
 		if n := source.OpenConnections(s.src); n != 1 {
 			t.Errorf("%d connections open after a pause, want 1", n)
 		}
@@ -49,7 +53,7 @@ func TestKeeperKeepsAConnectionBetweenQuestions(t *testing.T) {
 			t.Errorf("server process %s after a pause, was %s: the connection was not kept", again, first)
 		}
 		// no statement for longer than keepFor: the pool lets it go
-		if !waitFor(4*time.Second+3*time.Second, func() bool { return source.OpenConnections(s.src) == 0 }) {
+		if !waitFor(window+idle+2*time.Second, func() bool { return source.OpenConnections(s.src) == 0 }) {
 			t.Errorf("%d connections still open past keepFor", source.OpenConnections(s.src))
 		}
 	})
@@ -59,7 +63,7 @@ func TestKeeperKeepsAConnectionBetweenQuestions(t *testing.T) {
 			t.Fatal(err)
 		}
 		first := backend(t, s.src)
-		if !waitFor(3*time.Second, func() bool { return source.OpenConnections(s.src) == 0 }) {
+		if !waitFor(idle+2500*time.Millisecond, func() bool { return source.OpenConnections(s.src) == 0 }) {
 			t.Fatalf("%d connections open after a pause without the keeper: the test cannot tell", source.OpenConnections(s.src))
 		}
 		if again := backend(t, s.src); again == first {
