@@ -124,6 +124,15 @@ type coldStartFigs struct {
 	// millisecond, so a ratio of the two says little).
 	FirstExecMS float64 `json:"first_exec_ms"`
 	WarmExecMS  float64 `json:"warm_exec_ms"`
+	// DirectFirstMS and DirectAgainMS are the same statement run
+	// directly, without Clarify, on a new connection of a plain pool
+	// with the execution path's settings: its first run and a second on
+	// that connection. A new PostgreSQL
+	// server process's first statement is slower whoever sends it (it
+	// maps the shared buffers it touches), so these are the database's
+	// own cold start to set the answer's against.
+	DirectFirstMS float64 `json:"direct_first_ms"`
+	DirectAgainMS float64 `json:"direct_again_ms"`
 }
 
 // previewKinds are the clarification kinds whose options the engine
@@ -415,7 +424,9 @@ func (e *env) measureScale(ctx context.Context, data *scaledData, qs *scaleQuest
 	cs := &rep.ColdStart
 	cs.WarmMS, cs.WarmExecMS = spreadOf(warm).P50, spreadOf(warmExec).P50
 	cs.Ratio = ratio(cs.FirstMS, cs.WarmMS)
-	return nil
+	// last, when nothing runs beside it: right after the cold answer the
+	// value loads it let start run too
+	return directColdStart(ctx, t, a.Ran.SQL, a.Ran.Args, cs)
 }
 
 // loadAvg reads the one-minute load average (Linux), 0 when it cannot.
@@ -480,8 +491,42 @@ func timeAnswer(ctx context.Context, eng *engine.Engine, raw *sql.DB, q string, 
 	return f, nil
 }
 
+// directColdStart runs the cold start's statement twice on the one
+// connection of a new plain pool (OpenDB's ping opened it and ran nothing
+// else), on PostgreSQL with the settings of the execution path's
+// connections (JIT compiling took longer than the statement, and varied).
+func directColdStart(ctx context.Context, t source.Target, q string, args []any, cs *coldStartFigs) error {
+	raw, err := source.OpenDB(ctx, t)
+	if err != nil {
+		return err
+	}
+	defer raw.Close()
+	conn, err := raw.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if t.Dialect == model.Postgres {
+		for name, value := range source.PostgresSettings(time.Minute) {
+			if _, err := conn.ExecContext(ctx, "SELECT set_config($1, $2, false)", name, value); err != nil {
+				return fmt.Errorf("set %s: %w", name, err)
+			}
+		}
+	}
+	for _, into := range []*float64{&cs.DirectFirstMS, &cs.DirectAgainMS} {
+		start := time.Now()
+		if _, err := runRaw(ctx, conn, q, args); err != nil {
+			return fmt.Errorf("%q run directly: %w", cs.Question, err)
+		}
+		*into = ms(time.Since(start))
+	}
+	return nil
+}
+
 // runRaw runs a statement with plain database/sql and reads every row.
-func runRaw(ctx context.Context, db *sql.DB, q string, args []any) (int, error) {
+func runRaw(ctx context.Context, db interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, q string, args []any) (int, error) {
 	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return 0, err
@@ -606,6 +651,8 @@ func printScaleReport(w io.Writer, r *scaleReport) {
 		cs.Question, msCell(cs.OpenMS), msCell(cs.FirstMS), msCell(cs.WarmMS), cs.Ratio)
 	fmt.Fprintf(w, "  of which the statement: cold %s ms, warm %s ms; Clarify's own: cold %s ms, warm %s ms\n",
 		msCell(cs.FirstExecMS), msCell(cs.WarmExecMS), msCell(cs.FirstMS-cs.FirstExecMS), msCell(cs.WarmMS-cs.WarmExecMS))
+	fmt.Fprintf(w, "  the statement run directly on a new connection: first %s ms, again %s ms: %.1f× (the database's own cold start)\n",
+		msCell(cs.DirectFirstMS), msCell(cs.DirectAgainMS), ratio(cs.DirectFirstMS, cs.DirectAgainMS))
 }
 
 // msCell writes milliseconds with three significant digits or more.

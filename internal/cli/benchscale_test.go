@@ -56,6 +56,9 @@ type benchFigures struct {
 		// the statement's part of each
 		FirstExecMS float64 `json:"first_exec_ms"`
 		WarmExecMS  float64 `json:"warm_exec_ms"`
+		// the statement run directly on a new connection
+		DirectFirstMS float64 `json:"direct_first_ms"`
+		DirectAgainMS float64 `json:"direct_again_ms"`
 	} `json:"cold_start"`
 }
 
@@ -99,7 +102,7 @@ func TestBenchScale(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errs)
 			}
-			for _, want := range append(append([]string{"turn p50", "raw p50", "turn/raw", "previews warm", "cold start:", "200,000 trades"}, answer...), clarify...) {
+			for _, want := range append(append([]string{"turn p50", "raw p50", "turn/raw", "previews warm", "cold start:", "run directly on a new connection", "200,000 trades"}, answer...), clarify...) {
 				if !strings.Contains(out, want) {
 					t.Errorf("the table lacks %q:\n%s", want, out)
 				}
@@ -147,6 +150,9 @@ func checkFigures(t *testing.T, f benchFigures, answer, clarify []string) {
 	}
 	if cs := f.ColdStart; cs.FirstExecMS <= 0 || cs.FirstExecMS > cs.FirstMS || cs.WarmExecMS <= 0 || cs.WarmExecMS > cs.WarmMS {
 		t.Errorf("cold start %+v; want the statement's part of each, within it", cs)
+	}
+	if cs := f.ColdStart; cs.DirectFirstMS <= 0 || cs.DirectAgainMS <= 0 {
+		t.Errorf("cold start %+v; want the statement run directly on a new connection, twice", cs)
 	}
 }
 

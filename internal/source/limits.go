@@ -56,6 +56,19 @@ func postgresLimits(timeout time.Duration) []limit {
 	}
 }
 
+// PostgresSettings returns the settings each PostgreSQL execution
+// connection starts with for a query timeout (postgresLimits), by name:
+// for a tool that runs a statement directly to compare with the hardened
+// path, with the same planner and memory settings (jit off, one parallel
+// worker …).
+func PostgresSettings(timeout time.Duration) map[string]string {
+	m := map[string]string{}
+	for _, l := range postgresLimits(timeout) {
+		m[l.name] = l.value
+	}
+	return m
+}
+
 // mysqlLimits hold for each statement: on MariaDB the statement carries
 // them (SET STATEMENT … FOR), on MySQL they are set on its connection
 // before it serves a statement (a new one, or one whose session was reset
