@@ -127,10 +127,10 @@ type coldStartFigs struct {
 	// DirectFirstMS and DirectAgainMS are the same statement run
 	// directly, without Clarify, on a new connection of a plain pool
 	// with the execution path's settings: its first run and a second on
-	// that connection. A new PostgreSQL
-	// server process's first statement is slower whoever sends it (it
-	// maps the shared buffers it touches), so these are the database's
-	// own cold start to set the answer's against.
+	// that connection. A new PostgreSQL server process's first statement
+	// is slower whoever sends it (it maps the shared buffers it touches),
+	// so these are the database's own cold start to set the answer's
+	// against.
 	DirectFirstMS float64 `json:"direct_first_ms"`
 	DirectAgainMS float64 `json:"direct_again_ms"`
 }
@@ -508,9 +508,9 @@ func directColdStart(ctx context.Context, t source.Target, q string, args []any,
 	defer conn.Close()
 	if t.Dialect == model.Postgres {
 		for name, value := range source.PostgresSettings(time.Minute) {
-			if _, err := conn.ExecContext(ctx, "SELECT set_config($1, $2, false)", name, value); err != nil {
-				return fmt.Errorf("set %s: %w", name, err)
-			}
+			// a setting the role may not change (temp_file_limit needs
+			// superuser) is left out, as the execution path leaves it out
+			_, _ = conn.ExecContext(ctx, "SELECT set_config($1, $2, false)", name, value)
 		}
 	}
 	for _, into := range []*float64{&cs.DirectFirstMS, &cs.DirectAgainMS} {
@@ -523,10 +523,13 @@ func directColdStart(ctx context.Context, t source.Target, q string, args []any,
 	return nil
 }
 
-// runRaw runs a statement with plain database/sql and reads every row.
-func runRaw(ctx context.Context, db interface {
+// queryer is a *sql.DB or a *sql.Conn.
+type queryer interface {
 	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}, q string, args []any) (int, error) {
+}
+
+// runRaw runs a statement with plain database/sql and reads every row.
+func runRaw(ctx context.Context, db queryer, q string, args []any) (int, error) {
 	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return 0, err
