@@ -41,13 +41,16 @@ func readMapped(conn *sql.Conn, read func() (*Result, error)) (res *Result, err 
 		if r == nil {
 			return
 		}
-		if _, fault := r.(interface{ Addr() uintptr }); !fault {
+		fault, ok := r.(interface{ Addr() uintptr })
+		if !ok {
 			panic(r)
 		}
 		// driver.ErrBadConn from Raw makes database/sql close the
 		// connection instead of returning it to the pool
 		_ = conn.Raw(func(any) error { return driver.ErrBadConn })
-		res, err = nil, fmt.Errorf("%w (%v)", ErrFileChanged, r)
+		// the address, not the runtime's text ("nil pointer
+		// dereference"), which would read as Clarify's own bug
+		res, err = nil, fmt.Errorf("%w (a read fault at %#x)", ErrFileChanged, fault.Addr())
 	}()
 	return read()
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/clarify-sql/clarify/internal/model"
@@ -70,6 +71,9 @@ func TestSQLiteFileTruncatedUnderStatement(t *testing.T) {
 	})
 	if !errors.Is(err, ErrFileChanged) {
 		t.Fatalf("statement over a truncated file: %d rows, err %v; want ErrFileChanged", rows, err)
+	}
+	if strings.Contains(err.Error(), "nil pointer") {
+		t.Errorf("the error %q reads as a bug of Clarify's, not as the file changing", err)
 	}
 	conn.Close()
 	if open := p.db.Stats().OpenConnections; open != 0 {
