@@ -316,8 +316,8 @@ func collect(ctx context.Context, stop func(), q queryer, query string, args []a
 
 // eachRow runs query on q and hands each row's values, normalized, to f as
 // they come, after head has the result's columns and their database types
-// in upper case (head may be nil); vals
-// is reused for the next row, so f must not keep it. f returning false
+// in upper case (head may be nil); vals is reused for the next row, so f
+// must not keep it. f returning false
 // ends the read: closing the rows drains what the server still sends, and
 // when that takes long (a huge result) stop cancels the statement on the
 // server.

@@ -255,7 +255,8 @@ func (vc *valueCache) refresh(ctx context.Context, c *model.Column, e *valueEntr
 	e.err = nil
 	if since == nil {
 		e.values, e.rows, e.mark, e.partial = got.values, got.rows, got.mark, 0
-		e.full, e.probed, e.inOrder, e.inOrderRows = true, nil, nil, nil
+		e.full = true
+		e.forgetProbed()
 		vc.version.Add(1)
 		return
 	}
@@ -414,6 +415,12 @@ func (e *valueEntry) addProbed(v string, n int64) {
 		e.probed[v] = n
 		e.inOrder, e.inOrderRows = nil, nil
 	}
+}
+
+// forgetProbed drops what probes found, once a full load holds every
+// value. vc.mu is held.
+func (e *valueEntry) forgetProbed() {
+	e.probed, e.inOrder, e.inOrderRows = nil, nil, nil
 }
 
 // Settle waits until the first rows of a column have been read, starting
@@ -672,7 +679,8 @@ func (vc *valueCache) loadFirst(ctx context.Context, c *model.Column, e *valueEn
 		return
 	}
 	e.values, e.rows, e.mark, e.err = got.values, got.rows, got.mark, nil
-	e.full, e.probed, e.inOrder, e.inOrderRows, e.sampled = true, nil, nil, nil, false
+	e.full, e.sampled = true, false
+	e.forgetProbed()
 	vc.version.Add(1)
 }
 

@@ -43,8 +43,14 @@ type Analyzer struct {
 	// stopRebuild cancels it. Both are nil when none runs.
 	rebuilding  chan struct{}
 	stopRebuild context.CancelFunc
-	// rested is when the next rebuild may start: the last one ended at
-	// least as long before as it took (rebuildPace)
+	// rested is when the next rebuild a question notices may start: as
+	// long after the last one ended as that one took (at most half of one
+	// core). A wide source's values change once per column as its first
+	// minute's loads end, and each change a question noticed rebuilt the
+	// whole index at once, back to back, beside the questions that needed
+	// the cores; a source whose index builds in milliseconds sees no
+	// difference. The index in use meanwhile is the last one
+	// (stale-while-revalidate), and probes find what is still loading.
 	rested time.Time
 	// closed: Close was called, and no rebuild starts any more
 	closed bool
@@ -171,14 +177,6 @@ func (a *Analyzer) index(ctx context.Context) *storedValues {
 func (a *Analyzer) stale(v uint64) bool {
 	return v != a.version && a.rebuilding == nil && !a.closed
 }
-
-// rebuildPace: a wide source's values change once per column as its first
-// minute's loads end, and each change that a question noticed rebuilt the
-// whole index at once, back to back, beside the questions that needed the
-// cores. A rebuild now starts no sooner after the last one ended than that
-// one took (at most half of one core); a source whose index builds in
-// milliseconds sees no difference. The index in use meanwhile is the last
-// one (stale-while-revalidate), and probes find what is still loading.
 
 // coldWait bounds how long the first question on a cold source waits for
 // the first reads of its stored values (Prober.Settle): reads of a few

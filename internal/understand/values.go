@@ -144,12 +144,10 @@ func buildValueIndex(ctx context.Context, m *model.Model, cat Catalog, lex *lexi
 		}
 	}
 	_, probes := cat.(Prober) // a left out value is found by a probe
-	short := budget > 0 && probes && leaveOut(cols, budget, pending)
-	if short {
-		total = 0
-		for _, set := range cols {
-			total += len(set.col.Values.Items) + len(set.vals)
-		}
+	short := false
+	if budget > 0 && probes {
+		left := leaveOut(cols, budget, pending)
+		short, total = left > 0, total-left
 	}
 	x := valueindex.NewSized(total)
 	for _, set := range cols {
@@ -199,11 +197,11 @@ func entityNoise(e *model.Entity) map[string]bool {
 }
 
 // leaveOut empties the database-sourced value sets holding the most
-// values, largest first (of equal ones, the model's first), until the rest hold at
-// most budget, and marks them pending with no value known, so that a
-// question's words are probed in them. It reports whether it left any
-// out.
-func leaveOut(cols []columnValueSet, budget int, pending map[*model.Column]map[string]bool) bool {
+// values, largest first (of equal ones, the model's first), until the rest
+// hold at most budget, and marks them pending with no value known, so that
+// a question's words are probed in them. It returns how many values it
+// left out.
+func leaveOut(cols []columnValueSet, budget int, pending map[*model.Column]map[string]bool) int {
 	order := make([]int, 0, len(cols))
 	held := 0
 	for i, set := range cols {
@@ -213,20 +211,21 @@ func leaveOut(cols []columnValueSet, budget int, pending map[*model.Column]map[s
 		}
 	}
 	if held <= budget {
-		return false
+		return 0
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return len(cols[b].vals) - len(cols[a].vals) })
+	left := 0
 	for _, i := range order {
-		if held <= budget {
+		if held-left <= budget {
 			break
 		}
 		set := &cols[i]
-		held -= len(set.vals)
 		set.out = len(set.vals)
+		left += set.out
 		set.vals, set.rows = nil, nil
 		pending[set.col] = map[string]bool{}
 	}
-	return true
+	return left
 }
 
 // columnValueSet is what buildValueIndex indexes of one column: the
