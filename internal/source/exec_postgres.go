@@ -24,25 +24,37 @@ import (
 //  1. describe: the server parses and describes the statement without
 //     running it (the extended protocol refuses two statements in one
 //     string), and one that returns no rows (SET, COPY, DO …) is refused;
-//  2. one batch, one Sync: BEGIN READ ONLY; SET LOCAL statement_timeout
-//     when the caller's deadline is nearer than the query timeout; the
-//     statement; ROLLBACK; DISCARD ALL.
+//  2. one pipeline, one Sync: the statement prepared by name on this
+//     connection if it has not run there before (pg_kept.go); BEGIN READ
+//     ONLY; SET LOCAL statement_timeout when the caller's deadline is
+//     nearer than the query timeout; the statement; ROLLBACK; the reset
+//     (pgResetSQL: advisory locks released, and a prepared statement made
+//     in SQL found, which closes the connection).
 //
 // The limits of limits.go that do not depend on the caller's deadline are
 // the session's own: each connection starts with them as startup
-// parameters (pgStartupLimits), which makes them the values RESET ALL and
-// DISCARD ALL return to, so a statement does not pay for setting them
-// (a set_config of six limits was a third of the server's time for a
-// statement reading three rows by key).
+// parameters (pgStartupLimits), which makes them the values a ROLLBACK,
+// RESET ALL and DISCARD ALL return to, so a statement does not pay for
+// setting them (a set_config of six limits was a third of the server's
+// time for a statement reading three rows by key).
 //
 // Whether a text returns rows is a property of its parse tree, so the
 // description of a text that does is kept (pgDescriptions) and step 1 is
 // skipped the next time. The statement's parameters are sent with the
 // types the description gave, as the describe-then-execute mode did.
-// When anything in the batch fails, the server skips the rest up to the
-// Sync: the ROLLBACK and DISCARD ALL are then sent again on their own, and
-// a connection that cannot be brought back to an idle, reset session is
-// closed rather than returned to the pool.
+// When anything in the pipeline fails, the server skips the rest up to
+// the Sync: ROLLBACK and DISCARD ALL are then sent on their own (which
+// deallocates the kept statements, forgotten with them), and a connection
+// that cannot be brought back to an idle, reset session is closed rather
+// than returned to the pool.
+//
+// Until 2026-11 every statement ended with DISCARD ALL, which also
+// deallocates every prepared statement: each statement was then parsed
+// and planned anew. What DISCARD ALL reset beyond the rollback is, for a
+// statement in a read-only transaction, the session's advisory locks and
+// prepared statements made in SQL (settings, LISTEN and held cursors are
+// undone by the rollback; temporary tables and sequences are refused by
+// the read-only transaction): pgResetSQL covers both.
 
 // pgDescriptions remembers the descriptions of statements that return
 // rows, by text, for one pool.
@@ -112,14 +124,15 @@ var errStaleDescription = errors.New("statement description out of date")
 
 // staleDescription reports whether err could come from parameter types
 // that no longer fit the tables: SQLSTATE class 42 (no such operator,
-// datatype mismatch), 22P02 (an argument that is not of the type) and
-// 0A000 ("cached plan must not change result type").
+// datatype mismatch), 22P02 (an argument that is not of the type),
+// 0A000 ("cached plan must not change result type") and 26000 (a kept
+// statement the session no longer has).
 func staleDescription(err error) bool {
 	var pg *pgconn.PgError
 	if !errors.As(err, &pg) {
 		return false
 	}
-	return strings.HasPrefix(pg.Code, "42") || pg.Code == "22P02" || pg.Code == "0A000"
+	return strings.HasPrefix(pg.Code, "42") || pg.Code == "22P02" || pg.Code == "0A000" || pg.Code == "26000"
 }
 
 func (p *execPool) postgresStatement(ctx context.Context, stop func(), s *Source, c *pgx.Conn, query string, args []any, maxRows int) (res *Result, err error) {
@@ -151,56 +164,147 @@ func (p *execPool) postgresStatement(ctx context.Context, stop func(), s *Source
 	if err := eqb.Build(c.TypeMap(), sd, args); err != nil {
 		return nil, err
 	}
-	var b pgconn.Batch
-	b.ExecParams("BEGIN READ ONLY", nil, nil, nil, nil)
-	before := 1 // results before the statement's
+	kept := keptOn(pc)
+	plan := kept.plan(query, sd)
+	pl := pc.StartPipeline(ctx)
+	if !kept.reset {
+		pl.SendPrepare(pgResetName, pgResetSQL, nil)
+	}
+	if plan.prepare {
+		pl.SendPrepare(plan.sd.Name, query, sd.ParamOIDs)
+	}
+	pl.SendQueryParams("BEGIN READ ONLY", nil, nil, nil, nil)
+	before := 1 // results between the preparations and the statement's
 	if set, ok := pgStatementTimeout(ctx, s.opt.QueryTimeout); ok {
-		b.ExecParams(set, nil, nil, nil, nil)
+		pl.SendQueryParams(set, nil, nil, nil, nil)
 		before++
 	}
-	b.ExecParams(query, eqb.ParamValues, sd.ParamOIDs, eqb.ParamFormats, resultFormats(sd))
-	b.ExecParams("ROLLBACK", nil, nil, nil, nil)
-	b.ExecParams("DISCARD ALL", nil, nil, nil, nil)
-	mrr := pc.ExecBatch(ctx, &b)
-	clean := false
+	pl.SendQueryStatement(plan.sd, eqb.ParamValues, eqb.ParamFormats, resultFormats(sd))
+	pl.SendQueryParams("ROLLBACK", nil, nil, nil, nil)
+	pl.SendQueryPrepared(pgResetName, nil, nil, nil)
+	if plan.evict != "" {
+		pl.SendDeallocate(plan.evict)
+	}
+	clean, leftover := false, false
 	defer func() {
-		if !clean {
+		if err := pl.Close(); err != nil {
+			clean = false
+		}
+		switch {
+		case leftover:
+			// a prepared statement this batch did not make: the
+			// connection goes, with whatever else it may hold
+			s.opt.Log.Warn("a statement left a prepared statement in its session; its connection is closed", "source", s.Name)
+			pc.Close(ctx) //nolint:errcheck // the pool drops a closed connection either way
+		case !clean:
 			pgRecover(ctx, pc)
+		default:
+			kept.commit(plan)
 		}
 	}()
-	for range before {
-		if !mrr.NextResult() {
-			return nil, pgBatchErr(mrr)
-		}
-		if _, err := mrr.ResultReader().Close(); err != nil {
-			mrr.Close()
+	if err := pl.Sync(); err != nil {
+		return nil, err
+	}
+	if !kept.reset {
+		if _, err := pgNext[*pgconn.StatementDescription](pl); err != nil {
 			return nil, err
 		}
 	}
-	if !mrr.NextResult() {
-		return fail(pgBatchErr(mrr))
+	if plan.prepare {
+		got, err := pgNext[*pgconn.StatementDescription](pl)
+		if err != nil {
+			return fail(err)
+		}
+		if !sameShape(got, sd) {
+			p.described.forget(query)
+			return nil, fmt.Errorf("%w: the statement's tables changed since it was described", errStaleDescription)
+		}
 	}
-	res, err = pgCollect(stop, c.TypeMap(), mrr.ResultReader(), maxRows)
+	for range before {
+		if err := pgSkip(pl); err != nil {
+			return nil, err
+		}
+	}
+	rr, err := pgNext[*pgconn.ResultReader](pl)
 	if err != nil {
-		mrr.Close()
 		return fail(err)
 	}
-	// ROLLBACK and DISCARD ALL; when a truncated result's statement was
-	// canceled, the server skipped them, and pgRecover sends them again.
-	cerr := mrr.Close()
-	if cerr != nil && !res.Truncated {
-		return nil, cerr
+	res, err = pgCollect(stop, c.TypeMap(), rr, maxRows)
+	if err != nil {
+		return fail(err)
 	}
-	clean = cerr == nil && pc.TxStatus() == 'I'
+	// ROLLBACK and the reset; when a truncated result's statement was
+	// canceled, the server skipped them, and pgRecover sends them again.
+	if err := pgSkip(pl); err != nil {
+		if res.Truncated {
+			return res, nil
+		}
+		return nil, err
+	}
+	if leftover, err = pgResetLeft(pl); err != nil {
+		return nil, err
+	}
+	if plan.evict != "" {
+		if _, err := pgNext[*pgconn.CloseComplete](pl); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := pgNext[*pgconn.PipelineSync](pl); err != nil {
+		return nil, err
+	}
+	clean = pc.TxStatus() == 'I'
 	return res, nil
 }
 
-// pgBatchErr is the error that ended a batch early.
-func pgBatchErr(mrr *pgconn.MultiResultReader) error {
-	if err := mrr.Close(); err != nil {
+// pgResetSQL ends every statement's batch, after its ROLLBACK (which
+// undoes whatever the statement changed in the transaction, settings
+// included): it releases session advisory locks, the one thing of a
+// session a rollback keeps that a read-only statement can take, and
+// reports whether the session holds a prepared statement made in SQL — a
+// function can leave one (EXECUTE 'PREPARE …' survives the rollback); the
+// connection is then closed. It is what DISCARD ALL did for these
+// statements while leaving the connection's own, protocol-level ones.
+const pgResetSQL = "SELECT pg_catalog.pg_advisory_unlock_all(), EXISTS (SELECT FROM pg_catalog.pg_prepared_statements WHERE from_sql)"
+
+// pgNext reads the pipeline's next result, which must be a T.
+func pgNext[T any](pl *pgconn.Pipeline) (T, error) {
+	var zero T
+	r, err := pl.GetResults()
+	if err != nil {
+		return zero, err
+	}
+	t, ok := r.(T)
+	if !ok {
+		return zero, fmt.Errorf("the pipeline returned %T, want %T", r, zero)
+	}
+	return t, nil
+}
+
+// pgSkip reads a statement's result the batch does not use.
+func pgSkip(pl *pgconn.Pipeline) error {
+	rr, err := pgNext[*pgconn.ResultReader](pl)
+	if err != nil {
 		return err
 	}
-	return errors.New("the batch ended early")
+	_, err = rr.Close()
+	return err
+}
+
+// pgResetLeft reads pgResetSQL's row: whether the session holds a
+// prepared statement made in SQL.
+func pgResetLeft(pl *pgconn.Pipeline) (bool, error) {
+	rr, err := pgNext[*pgconn.ResultReader](pl)
+	if err != nil {
+		return false, err
+	}
+	left := false
+	for rr.NextRow() {
+		if v := rr.Values(); len(v) == 2 {
+			left = string(v[1]) != "f"
+		}
+	}
+	_, err = rr.Close()
+	return left, err
 }
 
 // pgRecover ends whatever the batch left open (an aborted transaction, a
@@ -213,6 +317,8 @@ func pgRecover(ctx context.Context, pc *pgconn.PgConn) {
 	var b pgconn.Batch
 	b.ExecParams("ROLLBACK", nil, nil, nil, nil)
 	b.ExecParams("DISCARD ALL", nil, nil, nil, nil)
+	// DISCARD ALL deallocates the connection's kept statements too
+	forgetKept(pc)
 	if _, err := pc.ExecBatch(ctx, &b).ReadAll(); err != nil || pc.TxStatus() != 'I' {
 		pc.Close(ctx) //nolint:errcheck // the pool drops a closed connection either way
 	}

@@ -559,7 +559,7 @@ func TestPostgresDescribedOnce(t *testing.T) {
 // followed on the same connection by a statement that looks for it, and
 // names the layer that stops each: the describe step refusing a statement
 // that returns no rows, the read-only transaction, or the ROLLBACK and
-// DISCARD ALL that end every statement. What the next statement finds is
+// reset (advisory locks released) that end every statement. What the next statement finds is
 // the session as it started, its limits included (work_mem and
 // statement_timeout are the pool's startup values, not the server's
 // defaults). Booleans arrive as 1 and 0.
@@ -584,7 +584,7 @@ func TestPostgresSessionClean(t *testing.T) {
 		{"role", "SELECT set_config('role', 'pg_monitor', false)", undone, "current_user = session_user", int64(1)},
 		{"advisory lock", "SELECT pg_advisory_lock(4545)", undone, "(SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid())", int64(0)},
 		{"shared advisory lock", "SELECT pg_advisory_lock_shared(4546)", undone, "(SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid())", int64(0)},
-		{"prepared statement", "PREPARE leave AS SELECT 1", notQuery, "(SELECT count(*) FROM pg_prepared_statements)", int64(0)},
+		{"prepared statement", "PREPARE leave AS SELECT 1", notQuery, "(SELECT count(*) FROM pg_prepared_statements WHERE from_sql)", int64(0)},
 		{"listen", "LISTEN clarify_leave", notQuery, "(SELECT count(*) FROM pg_listening_channels())", int64(0)},
 		{"held cursor", "DECLARE leave CURSOR WITH HOLD FOR SELECT 1", notQuery, "(SELECT count(*) FROM pg_cursors WHERE name <> '')", int64(0)},
 		{"temporary table", "SELECT 1 AS a INTO TEMP leave", notQuery, "(SELECT count(*) FROM pg_class WHERE relnamespace = pg_my_temp_schema())", int64(0)},
@@ -623,6 +623,92 @@ func TestPostgresSessionClean(t *testing.T) {
 				t.Errorf("after %s: %s (-want +got):\n%s", tc.leave, tc.look, diff)
 			}
 		})
+	}
+}
+
+// TestPostgresLeftPreparedStatement: a function can leave a prepared
+// statement made in SQL in its session (EXECUTE 'PREPARE …' survives the
+// rollback), which the reset that ends every statement finds: the
+// statement's answer is returned, its connection closed, and the next
+// statement runs on a session without it.
+func TestPostgresLeftPreparedStatement(t *testing.T) {
+	ctx := context.Background()
+	s := pgServer(t, source.Options{})
+	ns := s.src.Target.Display[strings.Index(s.src.Target.Display, "search_path=")+len("search_path="):]
+	mustExec(t, s.admin, "CREATE FUNCTION "+ns+`.leave_prepared() RETURNS int LANGUAGE plpgsql AS $$
+BEGIN EXECUTE 'PREPARE clarify_left AS SELECT 1'; RETURN 7; END $$`)
+	res, err := s.src.Query(ctx, "SELECT leave_prepared(), pg_backend_pid()", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rows[0][0] != int64(7) {
+		t.Fatalf("answer %v, want 7", res.Rows[0][0])
+	}
+	left := res.Rows[0][1]
+	gone := false
+	for range 100 {
+		if countRows(t, s.admin, fmt.Sprintf("SELECT count(*) FROM pg_stat_activity WHERE pid = %d", left)) == 0 {
+			gone = true
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !gone {
+		t.Fatalf("backend %v, which holds a prepared statement made in SQL, is still connected", left)
+	}
+	res, err = s.src.Query(ctx, "SELECT (SELECT count(*) FROM pg_prepared_statements WHERE from_sql), pg_backend_pid()", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rows[0][0] != int64(0) || res.Rows[0][1] == left {
+		t.Errorf("next statement: %v prepared in SQL on backend %v (the one left was %v)", res.Rows[0][0], res.Rows[0][1], left)
+	}
+}
+
+// TestPostgresKeptStatements: a connection keeps the statements it ran
+// prepared by name, runs a kept one again without preparing it, and keeps
+// at most MaxKept, the least recently used deallocated first.
+func TestPostgresKeptStatements(t *testing.T) {
+	ctx := context.Background()
+	s := pgServer(t, source.Options{})
+	pid := func(q string, args ...any) any {
+		t.Helper()
+		res, err := s.src.Query(ctx, q, args, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Rows[0][len(res.Rows[0])-1]
+	}
+	const first = "SELECT name, pg_backend_pid() FROM items WHERE id = $1"
+	backend := pid(first, 1)
+	kept := func() (n, firstKept, generic int64) {
+		t.Helper()
+		res, err := s.src.Query(ctx, `SELECT count(*), count(*) FILTER (WHERE statement = $1), coalesce(sum(generic_plans) FILTER (WHERE statement = $1), 0)::bigint, pg_backend_pid()
+FROM pg_prepared_statements WHERE NOT from_sql AND name <> 'clarify_reset'`, []any{first}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Rows[0][3] != backend {
+			t.Fatalf("the look ran on backend %v, the statements on %v: the test shows nothing", res.Rows[0][3], backend)
+		}
+		return res.Rows[0][0].(int64), res.Rows[0][1].(int64), res.Rows[0][2].(int64)
+	}
+	for i := range 9 {
+		if got := pid(first, i%3+1); got != backend {
+			t.Fatalf("run %d on backend %v, the first on %v", i+2, got, backend)
+		}
+	}
+	// the look is kept too, prepared in its own batch before it runs
+	if n, f, g := kept(); n != 2 || f != 1 || g == 0 {
+		t.Errorf("after ten runs of one text: %d kept, %d of it, %d generic plans; want 2, 1, more than 0", n, f, g)
+	}
+	for i := range source.MaxKept + 5 {
+		if got := pid(fmt.Sprintf("SELECT %d, pg_backend_pid()", i)); got != backend {
+			t.Fatalf("statement %d on backend %v, the first on %v", i, got, backend)
+		}
+	}
+	if n, f, _ := kept(); n != source.MaxKept+1 || f != 0 {
+		t.Errorf("after %d more texts: %d kept (%d of the first text); want %d (the look prepared before the oldest goes), 0", source.MaxKept+5, n, f, source.MaxKept+1)
 	}
 }
 

@@ -76,3 +76,6 @@ func OpenConnections(s *Source) int {
 	}
 	return s.exec.db.Stats().OpenConnections
 }
+
+// MaxKept is how many statements a PostgreSQL connection keeps prepared.
+const MaxKept = maxKept

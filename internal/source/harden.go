@@ -29,9 +29,12 @@ import (
 //     READ ONLY transaction; sessions start read-only with the time and
 //     memory limits of limits.go as their reset values, a statement whose
 //     caller's deadline is nearer sets its own time limit locally, and
-//     each statement ends with ROLLBACK and DISCARD ALL, sent with it in
-//     one round trip (exec_postgres.go); a canceled context sends a cancel
-//     request, which stops the query on the server.
+//     each statement ends with ROLLBACK and a reset (advisory locks
+//     released; a connection left holding a prepared statement made in
+//     SQL is closed), sent with it in one round trip; a connection keeps
+//     the statements it ran prepared (exec_postgres.go, pg_kept.go); a
+//     canceled context sends a cancel request, which stops the query on
+//     the server.
 //   - SQLite: its own read-only pool (mode=ro, query_only, defensive), an
 //     authorizer that allows only reading and a list of functions, and the
 //     limits SQLite's guidance for untrusted SQL recommends, reasserted
@@ -127,8 +130,9 @@ func openPostgresExec(t Target, opt Options) (*execPool, error) {
 			deadline: &pgconn.DeadlineContextWatcherHandler{Conn: pc.Conn()},
 		}
 	}
-	// Each statement ends with DISCARD ALL (exec_postgres.go), so an idle
-	// connection holds no state of the statement it ran.
+	// Each statement ends with ROLLBACK and a reset (exec_postgres.go), so
+	// an idle connection holds no state of the statement it ran but the
+	// statement itself, prepared.
 	p := &execPool{}
 	p.db = sql.OpenDB(&pgConnector{inner: stdlib.GetConnector(*cfg, stdlib.OptionBeforeConnect(p.pgStartupLimits(opt.Log, opt.QueryTimeout))), p: p})
 	setPoolSize(p.db, 10)
