@@ -50,9 +50,13 @@ func keptOn(pc *pgconn.PgConn) *pgKept {
 	if k, ok := data[pgKeptKey].(*pgKept); ok {
 		return k
 	}
-	k := &pgKept{byText: map[string]*list.Element{}, order: list.New()}
+	k := newKept()
 	data[pgKeptKey] = k
 	return k
+}
+
+func newKept() *pgKept {
+	return &pgKept{byText: map[string]*list.Element{}, order: list.New()}
 }
 
 // forgetKept drops pc's set: its statements are gone from the session.
