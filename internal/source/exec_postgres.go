@@ -48,6 +48,12 @@ import (
 // that cannot be brought back to an idle, reset session is closed rather
 // than returned to the pool.
 //
+// A pool whose server refuses the reset (a role that may not read
+// pg_prepared_statements) or loses a kept statement (a pooler handing each
+// transaction another session) stops keeping statements (stopKeeping): its
+// statements then end with ROLLBACK and DISCARD ALL, unnamed, and the one
+// that found out runs again that way, or keeps its answer when it had one.
+//
 // Until 2026-11 every statement ended with DISCARD ALL, which also
 // deallocates every prepared statement: each statement was then parsed
 // and planned anew. What DISCARD ALL reset beyond the rollback is, for a
@@ -108,8 +114,9 @@ func (p *execPool) runPostgres(ctx context.Context, stop func(), s *Source, quer
 		}
 		var err error
 		res, err = p.postgresStatement(ctx, stop, s, c.Conn(), query, args, maxRows)
-		if errors.Is(err, errStaleDescription) {
-			// described again, from the server's catalog as it is now
+		if errors.Is(err, errStaleDescription) || errors.Is(err, errKeepingOff) {
+			// described again, from the server's catalog as it is now,
+			// or run without kept statements
 			res, err = p.postgresStatement(ctx, stop, s, c.Conn(), query, args, maxRows)
 		}
 		return err
@@ -124,15 +131,14 @@ var errStaleDescription = errors.New("statement description out of date")
 
 // staleDescription reports whether err could come from parameter types
 // that no longer fit the tables: SQLSTATE class 42 (no such operator,
-// datatype mismatch), 22P02 (an argument that is not of the type),
-// 0A000 ("cached plan must not change result type") and 26000 (a kept
-// statement the session no longer has).
+// datatype mismatch), 22P02 (an argument that is not of the type) and
+// 0A000 ("cached plan must not change result type").
 func staleDescription(err error) bool {
 	var pg *pgconn.PgError
 	if !errors.As(err, &pg) {
 		return false
 	}
-	return strings.HasPrefix(pg.Code, "42") || pg.Code == "22P02" || pg.Code == "0A000" || pg.Code == "26000"
+	return strings.HasPrefix(pg.Code, "42") || pg.Code == "22P02" || pg.Code == "0A000"
 }
 
 func (p *execPool) postgresStatement(ctx context.Context, stop func(), s *Source, c *pgx.Conn, query string, args []any, maxRows int) (res *Result, err error) {
@@ -164,14 +170,20 @@ func (p *execPool) postgresStatement(ctx context.Context, stop func(), s *Source
 	if err := eqb.Build(c.TypeMap(), sd, args); err != nil {
 		return nil, err
 	}
-	kept := keptOn(pc)
-	plan := kept.plan(query, sd)
+	plain := p.keepingOff.Load()
+	var kept *pgKept
+	var plan keptPlan
+	prepareReset := false
 	pl := pc.StartPipeline(ctx)
-	if !kept.reset {
-		pl.SendPrepare(pgResetName, pgResetSQL, nil)
-	}
-	if plan.prepare {
-		pl.SendPrepare(plan.sd.Name, query, sd.ParamOIDs)
+	if !plain {
+		kept = keptOn(pc)
+		plan = kept.plan(query, sd)
+		if prepareReset = !kept.reset; prepareReset {
+			pl.SendPrepare(pgResetName, pgResetSQL, nil)
+		}
+		if plan.prepare {
+			pl.SendPrepare(plan.sd.Name, query, sd.ParamOIDs)
+		}
 	}
 	pl.SendQueryParams("BEGIN READ ONLY", nil, nil, nil, nil)
 	before := 1 // results between the preparations and the statement's
@@ -179,11 +191,19 @@ func (p *execPool) postgresStatement(ctx context.Context, stop func(), s *Source
 		pl.SendQueryParams(set, nil, nil, nil, nil)
 		before++
 	}
-	pl.SendQueryStatement(plan.sd, eqb.ParamValues, eqb.ParamFormats, resultFormats(sd))
+	if plain {
+		pl.SendQueryParams(query, eqb.ParamValues, sd.ParamOIDs, eqb.ParamFormats, resultFormats(sd))
+	} else {
+		pl.SendQueryStatement(plan.sd, eqb.ParamValues, eqb.ParamFormats, resultFormats(sd))
+	}
 	pl.SendQueryParams("ROLLBACK", nil, nil, nil, nil)
-	pl.SendQueryPrepared(pgResetName, nil, nil, nil)
-	if plan.evict != "" {
-		pl.SendDeallocate(plan.evict)
+	if plain {
+		pl.SendQueryParams("DISCARD ALL", nil, nil, nil, nil)
+	} else {
+		pl.SendQueryPrepared(pgResetName, nil, nil, nil)
+		if plan.evict != "" {
+			pl.SendDeallocate(plan.evict)
+		}
 	}
 	clean, leftover := false, false
 	defer func() {
@@ -198,16 +218,16 @@ func (p *execPool) postgresStatement(ctx context.Context, stop func(), s *Source
 			pc.Close(ctx) //nolint:errcheck // the pool drops a closed connection either way
 		case !clean:
 			pgRecover(ctx, pc)
-		default:
+		case !plain:
 			kept.commit(plan)
 		}
 	}()
 	if err := pl.Sync(); err != nil {
 		return nil, err
 	}
-	if !kept.reset {
+	if prepareReset {
 		if _, err := pgNext[*pgconn.StatementDescription](pl); err != nil {
-			return nil, err
+			return nil, p.stopKeeping(s, err)
 		}
 	}
 	if plan.prepare {
@@ -227,6 +247,11 @@ func (p *execPool) postgresStatement(ctx context.Context, stop func(), s *Source
 	}
 	rr, err := pgNext[*pgconn.ResultReader](pl)
 	if err != nil {
+		if !plain && !plan.prepare && pgCode(err) == "26000" {
+			// the session lost a statement this connection kept: a
+			// pooler between, or a function that deallocated it
+			return nil, p.stopKeeping(s, err)
+		}
 		return fail(err)
 	}
 	res, err = pgCollect(stop, c.TypeMap(), rr, maxRows)
@@ -241,12 +266,21 @@ func (p *execPool) postgresStatement(ctx context.Context, stop func(), s *Source
 		}
 		return nil, err
 	}
-	if leftover, err = pgResetLeft(pl); err != nil {
-		return nil, err
-	}
-	if plan.evict != "" {
-		if _, err := pgNext[*pgconn.CloseComplete](pl); err != nil {
+	if plain {
+		if err := pgSkip(pl); err != nil {
 			return nil, err
+		}
+	} else {
+		if leftover, err = pgResetLeft(pl); err != nil {
+			// the statement ran and was rolled back, so its answer
+			// stands; pgRecover's DISCARD ALL resets the session
+			_ = p.stopKeeping(s, err)
+			return res, nil
+		}
+		if plan.evict != "" {
+			if _, err := pgNext[*pgconn.CloseComplete](pl); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if _, err := pgNext[*pgconn.PipelineSync](pl); err != nil {
@@ -254,6 +288,37 @@ func (p *execPool) postgresStatement(ctx context.Context, stop func(), s *Source
 	}
 	clean = pc.TxStatus() == 'I'
 	return res, nil
+}
+
+// errKeepingOff reports a statement that did not run because its pool
+// has just stopped keeping statements: it is worth one more run, without.
+var errKeepingOff = errors.New("statements are no longer kept prepared")
+
+// stopKeeping turns keeping statements off for the pool when the server
+// refused the reset statement (a role without access to
+// pg_prepared_statements) or a kept statement was gone (a pooler that
+// hands each transaction another session, PgBouncer in transaction mode):
+// the pool's statements then end with DISCARD ALL again. It returns
+// errKeepingOff wrapping err, or err itself when that is no refusal (a
+// canceled statement, a broken connection).
+func (p *execPool) stopKeeping(s *Source, err error) error {
+	code := pgCode(err)
+	if code == "" || strings.HasPrefix(code, "57") || strings.HasPrefix(code, "53") {
+		return err
+	}
+	if p.keepingOff.CompareAndSwap(false, true) {
+		s.opt.Log.Warn("PostgreSQL statements are no longer kept prepared on this source; each now ends with DISCARD ALL", "source", s.Name, "err", err)
+	}
+	return fmt.Errorf("%w: %w", errKeepingOff, err)
+}
+
+// pgCode is the SQLSTATE of a server's error, "" for any other error.
+func pgCode(err error) string {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		return pg.Code
+	}
+	return ""
 }
 
 // pgResetSQL ends every statement's batch, after its ROLLBACK (which

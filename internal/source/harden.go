@@ -59,6 +59,9 @@ type execPool struct {
 	admit *limiter
 	// PostgreSQL only: the descriptions of texts that return rows.
 	described pgDescriptions
+	// PostgreSQL only: connections do not keep their statements (the
+	// server refused the reset, or lost a kept statement: stopKeeping).
+	keepingOff atomic.Bool
 	// MySQL only: the fresh or reset connections kept ready.
 	warm *warmer
 	// PostgreSQL only: keeps one connection open between questions
