@@ -173,38 +173,16 @@ func (p *execPool) postgresStatement(ctx context.Context, stop func(), s *Source
 	plain := p.keepingOff.Load()
 	var kept *pgKept
 	var plan keptPlan
-	prepareReset := false
-	pl := pc.StartPipeline(ctx)
 	if !plain {
 		kept = keptOn(pc)
 		plan = kept.plan(query, sd)
-		if prepareReset = !kept.reset; prepareReset {
-			pl.SendPrepare(pgResetName, pgResetSQL, nil)
-		}
-		if plan.prepare {
-			pl.SendPrepare(plan.sd.Name, query, sd.ParamOIDs)
-		}
 	}
-	pl.SendQueryParams("BEGIN READ ONLY", nil, nil, nil, nil)
-	before := 1 // results between the preparations and the statement's
-	if set, ok := pgStatementTimeout(ctx, s.opt.QueryTimeout); ok {
-		pl.SendQueryParams(set, nil, nil, nil, nil)
-		before++
-	}
-	if plain {
-		pl.SendQueryParams(query, eqb.ParamValues, sd.ParamOIDs, eqb.ParamFormats, resultFormats(sd))
-	} else {
-		pl.SendQueryStatement(plan.sd, eqb.ParamValues, eqb.ParamFormats, resultFormats(sd))
-	}
-	pl.SendQueryParams("ROLLBACK", nil, nil, nil, nil)
-	if plain {
-		pl.SendQueryParams("DISCARD ALL", nil, nil, nil, nil)
-	} else {
-		pl.SendQueryPrepared(pgResetName, nil, nil, nil)
-		if plan.evict != "" {
-			pl.SendDeallocate(plan.evict)
-		}
-	}
+	prepareReset := !plain && !kept.reset
+	pl := pc.StartPipeline(ctx)
+	setTimeout, _ := pgStatementTimeout(ctx, s.opt.QueryTimeout)
+	before := sendPostgres(pl, pgSend{
+		query: query, sd: sd, eqb: &eqb, plain: plain, plan: plan, prepareReset: prepareReset, setTimeout: setTimeout,
+	})
 	clean, leftover := false, false
 	defer func() {
 		if err := pl.Close(); err != nil {
@@ -288,6 +266,50 @@ func (p *execPool) postgresStatement(ctx context.Context, stop func(), s *Source
 	}
 	clean = pc.TxStatus() == 'I'
 	return res, nil
+}
+
+// pgSend is what one statement's pipeline sends.
+type pgSend struct {
+	query        string
+	sd           *pgconn.StatementDescription // the pool's description
+	eqb          *pgx.ExtendedQueryBuilder    // the arguments, encoded
+	plain        bool                         // no kept statements: unnamed, then DISCARD ALL
+	plan         keptPlan                     // unless plain
+	prepareReset bool                         // pgResetName is to be prepared first
+	setTimeout   string                       // the SET LOCAL statement_timeout, or ""
+}
+
+// sendPostgres queues one statement's pipeline (the file's comment) and
+// returns how many results come between the preparations and the
+// statement's.
+func sendPostgres(pl *pgconn.Pipeline, q pgSend) (before int) {
+	if q.prepareReset {
+		pl.SendPrepare(pgResetName, pgResetSQL, nil)
+	}
+	if q.plan.prepare {
+		pl.SendPrepare(q.plan.sd.Name, q.query, q.sd.ParamOIDs)
+	}
+	pl.SendQueryParams("BEGIN READ ONLY", nil, nil, nil, nil)
+	before = 1
+	if q.setTimeout != "" {
+		pl.SendQueryParams(q.setTimeout, nil, nil, nil, nil)
+		before++
+	}
+	if q.plain {
+		pl.SendQueryParams(q.query, q.eqb.ParamValues, q.sd.ParamOIDs, q.eqb.ParamFormats, resultFormats(q.sd))
+	} else {
+		pl.SendQueryStatement(q.plan.sd, q.eqb.ParamValues, q.eqb.ParamFormats, resultFormats(q.sd))
+	}
+	pl.SendQueryParams("ROLLBACK", nil, nil, nil, nil)
+	if q.plain {
+		pl.SendQueryParams("DISCARD ALL", nil, nil, nil, nil)
+		return before
+	}
+	pl.SendQueryPrepared(pgResetName, nil, nil, nil)
+	if q.plan.evict != "" {
+		pl.SendDeallocate(q.plan.evict)
+	}
+	return before
 }
 
 // errKeepingOff reports a statement that did not run because its pool
