@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -295,6 +294,7 @@ func (s *Source) readOnly(ctx context.Context, f func(queryer) (*Result, error))
 // results too large to drain.
 func collect(ctx context.Context, stop func(), q queryer, query string, args []any, maxRows int) (*Result, error) {
 	res := &Result{}
+	var rows rowArena
 	err := eachRow(ctx, stop, q, query, args, func(cts []*sql.ColumnType, types []string) {
 		for _, ct := range cts {
 			res.Columns = append(res.Columns, ct.Name())
@@ -305,7 +305,7 @@ func collect(ctx context.Context, stop func(), q queryer, query string, args []a
 			res.Truncated = true
 			return false
 		}
-		res.Rows = append(res.Rows, slices.Clone(vals))
+		res.Rows = append(res.Rows, append(rows.next(len(vals))[:0], vals...))
 		return true
 	})
 	if err != nil {
@@ -338,16 +338,17 @@ func eachRow(ctx context.Context, stop func(), q queryer, query string, args []a
 	if head != nil {
 		head(cts, types)
 	}
-	vals, ptrs := make([]any, len(cts)), make([]any, len(cts))
-	for i := range vals {
-		ptrs[i] = &vals[i]
+	vals, cells, ptrs := make([]any, len(cts)), make([]cell, len(cts)), make([]any, len(cts))
+	for i := range cells {
+		cells[i].typ = types[i]
+		ptrs[i] = &cells[i]
 	}
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
 			return err
 		}
-		for i, v := range vals {
-			vals[i] = normalize(v, types[i])
+		for i := range cells {
+			vals[i] = cells[i].v
 		}
 		if !f(vals) {
 			t := time.AfterFunc(50*time.Millisecond, stop)
@@ -357,6 +358,24 @@ func eachRow(ctx context.Context, stop func(), q queryer, query string, args []a
 		}
 	}
 	return rows.Err()
+}
+
+// cell receives one column's value straight from the driver (it is a
+// sql.Scanner), normalized: a []byte the driver lends is copied once, into
+// the string normalize makes of it, where scanning into an *any copied
+// it twice (database/sql's clone, then the string).
+type cell struct {
+	v   any
+	typ string // the column's database type, upper case
+}
+
+func (c *cell) Scan(src any) error {
+	if b, ok := src.([]byte); ok {
+		c.v = normalize(string(b), c.typ)
+		return nil
+	}
+	c.v = normalize(src, c.typ)
+	return nil
 }
 
 // normalize converts driver values to JSON-friendly Go values: text as
@@ -396,7 +415,7 @@ func convert(v any, dbType string) any {
 				return n
 			}
 		}
-		return x
+		return v // x again, without boxing it anew
 	case int32:
 		return int64(x)
 	case int16:
