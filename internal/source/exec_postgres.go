@@ -133,11 +133,8 @@ var errStaleDescription = errors.New("statement description out of date")
 // datatype mismatch), 22P02 (an argument that is not of the type) and
 // 0A000 ("cached plan must not change result type").
 func staleDescription(err error) bool {
-	var pg *pgconn.PgError
-	if !errors.As(err, &pg) {
-		return false
-	}
-	return strings.HasPrefix(pg.Code, "42") || pg.Code == "22P02" || pg.Code == "0A000"
+	code := pgCode(err)
+	return strings.HasPrefix(code, "42") || code == "22P02" || code == "0A000"
 }
 
 func (p *execPool) postgresStatement(ctx context.Context, stop func(), s *Source, c *pgx.Conn, query string, args []any, maxRows int) (res *Result, err error) {

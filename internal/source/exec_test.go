@@ -559,10 +559,10 @@ func TestPostgresDescribedOnce(t *testing.T) {
 // followed on the same connection by a statement that looks for it, and
 // names the layer that stops each: the describe step refusing a statement
 // that returns no rows, the read-only transaction, or the ROLLBACK and
-// reset (advisory locks released) that end every statement. What the next statement finds is
-// the session as it started, its limits included (work_mem and
-// statement_timeout are the pool's startup values, not the server's
-// defaults). Booleans arrive as 1 and 0.
+// reset (advisory locks released) that end every statement. What the
+// next statement finds is the session as it started, its limits included
+// (work_mem and statement_timeout are the pool's startup values, not the
+// server's defaults). Booleans arrive as 1 and 0.
 func TestPostgresSessionClean(t *testing.T) {
 	ctx := context.Background()
 	s := pgServer(t, source.Options{QueryTimeout: 15 * time.Second})

@@ -33,15 +33,10 @@ const pgResetName = "clarify_reset"
 
 // pgKept is the set of statements one connection keeps prepared.
 type pgKept struct {
-	byText map[string]*list.Element // of *keptStatement
+	byText map[string]*list.Element // of the named *pgconn.StatementDescription, whose SQL is the text
 	order  *list.List               // most recently used first
 	next   int                      // the number of the next name
 	reset  bool                     // pgResetName is prepared
-}
-
-type keptStatement struct {
-	text string
-	sd   *pgconn.StatementDescription // named
 }
 
 // keptOn returns pc's set, made on first use.
@@ -77,14 +72,14 @@ type keptPlan struct {
 // description, unnamed), on this connection.
 func (k *pgKept) plan(text string, described *pgconn.StatementDescription) keptPlan {
 	if e, ok := k.byText[text]; ok {
-		return keptPlan{sd: e.Value.(*keptStatement).sd}
+		return keptPlan{sd: e.Value.(*pgconn.StatementDescription)}
 	}
 	named := *described
 	named.Name = "clarify_" + strconv.Itoa(k.next)
 	named.SQL = text
 	p := keptPlan{sd: &named, prepare: true}
 	if k.order.Len() >= maxKept {
-		p.evict = k.order.Back().Value.(*keptStatement).sd.Name
+		p.evict = k.order.Back().Value.(*pgconn.StatementDescription).Name
 	}
 	return p
 }
@@ -97,12 +92,11 @@ func (k *pgKept) commit(p keptPlan) {
 		return
 	}
 	if p.evict != "" {
-		old := k.order.Back()
-		delete(k.byText, old.Value.(*keptStatement).text)
-		k.order.Remove(old)
+		old := k.order.Remove(k.order.Back()).(*pgconn.StatementDescription)
+		delete(k.byText, old.SQL)
 	}
 	k.next++
-	k.byText[p.sd.SQL] = k.order.PushFront(&keptStatement{text: p.sd.SQL, sd: p.sd})
+	k.byText[p.sd.SQL] = k.order.PushFront(p.sd)
 }
 
 // sameShape reports whether a statement prepared on this connection

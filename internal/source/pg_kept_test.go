@@ -14,6 +14,19 @@ import (
 	"github.com/clarify-sql/clarify/internal/testdb"
 )
 
+// firstRow runs q on src's execution path and returns its first row.
+func firstRow(t *testing.T, src *source.Source, q string, args ...any) []any {
+	t.Helper()
+	res, err := src.Query(context.Background(), q, args, 0)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	if len(res.Rows) == 0 {
+		t.Fatalf("%s: no row", q)
+	}
+	return res.Rows[0]
+}
+
 // TestPostgresLeftPreparedStatement: a function can leave a prepared
 // statement made in SQL in its session (EXECUTE 'PREPARE …' survives the
 // rollback), which the reset that ends every statement finds: the
@@ -61,11 +74,8 @@ func TestPostgresKeptStatements(t *testing.T) {
 	s := pgServer(t, source.Options{})
 	pid := func(q string, args ...any) any {
 		t.Helper()
-		res, err := s.src.Query(ctx, q, args, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res.Rows[0][len(res.Rows[0])-1]
+		row := firstRow(t, s.src, q, args...)
+		return row[len(row)-1]
 	}
 	const first = "SELECT name, pg_backend_pid() FROM items WHERE id = $1"
 	backend := pid(first, 1)
@@ -106,7 +116,6 @@ FROM pg_prepared_statements WHERE NOT from_sql AND name <> 'clarify_reset'`, []a
 // without kept statements, and the source goes on without them, warning
 // once.
 func TestPostgresKeptStatementLost(t *testing.T) {
-	ctx := context.Background()
 	var logs syncBuffer
 	s := pgServer(t, source.Options{Log: slog.New(slog.NewTextHandler(&logs, nil))})
 	ns := s.src.Target.Display[strings.Index(s.src.Target.Display, "search_path=")+len("search_path="):]
@@ -114,25 +123,17 @@ func TestPostgresKeptStatementLost(t *testing.T) {
 DECLARE n text;
 BEGIN SELECT name INTO n FROM pg_prepared_statements WHERE statement = $1; EXECUTE format('DEALLOCATE %I', n); RETURN 1; END $$`)
 	const q = "SELECT name, pg_backend_pid() FROM items WHERE id = $1"
-	run := func(q string, args ...any) []any {
-		t.Helper()
-		res, err := s.src.Query(ctx, q, args, 0)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		return res.Rows[0]
-	}
-	backend := run(q, 1)[1]
-	if got := run("SELECT drop_kept($1), pg_backend_pid()", q); got[1] != backend {
+	backend := firstRow(t, s.src, q, 1)[1]
+	if got := firstRow(t, s.src, "SELECT drop_kept($1), pg_backend_pid()", q); got[1] != backend {
 		t.Fatalf("the function ran on backend %v, the statement on %v: the test shows nothing", got[1], backend)
 	}
-	if got := run(q, 2); got[0] != "b" || got[1] != backend {
+	if got := firstRow(t, s.src, q, 2); got[0] != "b" || got[1] != backend {
 		t.Fatalf("the statement whose kept copy was lost: %v on backend %v, want b on %v", got[0], got[1], backend)
 	}
 	if n := strings.Count(logs.String(), "no longer kept"); n != 1 {
 		t.Errorf("want one warning, got %d:\n%s", n, logs.String())
 	}
-	if got := run("SELECT count(*), pg_backend_pid() FROM pg_prepared_statements"); got[0] != int64(0) || got[1] != backend {
+	if got := firstRow(t, s.src, "SELECT count(*), pg_backend_pid() FROM pg_prepared_statements"); got[0] != int64(0) || got[1] != backend {
 		t.Errorf("after: %v statements prepared on backend %v (want 0 on %v)", got[0], got[1], backend)
 	}
 }
@@ -173,24 +174,16 @@ func TestPostgresResetRefused(t *testing.T) {
 		testdb.Skip(t, "cannot log in as a new role without a password here: "+err.Error())
 	}
 	defer src.Close()
-	run := func(q string, args ...any) []any {
-		t.Helper()
-		res, err := src.Query(ctx, q, args, 0)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		return res.Rows[0]
-	}
 	for i, id := range []int64{1, 2, 1} {
-		if got := run("SELECT name FROM items WHERE id = $1", id); got[0] != []string{"", "a", "b"}[id] {
+		if got := firstRow(t, src, "SELECT name FROM items WHERE id = $1", id); got[0] != []string{"", "a", "b"}[id] {
 			t.Errorf("statement %d: %v", i+1, got)
 		}
 	}
 	if n := strings.Count(logs.String(), "no longer kept"); n != 1 {
 		t.Errorf("want one warning, got %d:\n%s", n, logs.String())
 	}
-	backend := run("SELECT pg_advisory_lock(4547), pg_backend_pid()")[1]
-	if got := run("SELECT count(*), pg_backend_pid() FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()"); got[0] != int64(0) || got[1] != backend {
+	backend := firstRow(t, src, "SELECT pg_advisory_lock(4547), pg_backend_pid()")[1]
+	if got := firstRow(t, src, "SELECT count(*), pg_backend_pid() FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()"); got[0] != int64(0) || got[1] != backend {
 		t.Errorf("after an advisory lock: %v held on backend %v (the lock's was %v)", got[0], got[1], backend)
 	}
 }

@@ -305,7 +305,9 @@ func collect(ctx context.Context, stop func(), q queryer, query string, args []a
 			res.Truncated = true
 			return false
 		}
-		res.Rows = append(res.Rows, append(rows.next(len(vals))[:0], vals...))
+		row := rows.next(len(vals))
+		copy(row, vals)
+		res.Rows = append(res.Rows, row)
 		return true
 	})
 	if err != nil {
@@ -370,10 +372,6 @@ type cell struct {
 }
 
 func (c *cell) Scan(src any) error {
-	if b, ok := src.([]byte); ok {
-		c.v = normalize(string(b), c.typ)
-		return nil
-	}
 	c.v = normalize(src, c.typ)
 	return nil
 }
