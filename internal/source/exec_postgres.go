@@ -1,6 +1,7 @@
 package source
 
 import (
+	"cmp"
 	"context"
 	"database/sql/driver"
 	"errors"
@@ -166,19 +167,33 @@ func (p *execPool) postgresStatement(ctx context.Context, stop func(), s *Source
 	if err := eqb.Build(c.TypeMap(), sd, args); err != nil {
 		return nil, err
 	}
-	plain := p.keepingOff.Load()
+	mode := p.mode()
+	q := pgSend{query: query, sd: sd, eqb: &eqb, mode: mode}
 	var kept *pgKept
-	var plan keptPlan
-	if !plain {
+	switch mode {
+	case pgKeeping:
 		kept = keptOn(pc)
-		plan = kept.plan(query, sd)
+		q.plan = kept.plan(query, sd)
+		q.reset = kept.resetName()
+		q.prepareReset = !kept.reset
+		q.setTimeout, _ = pgStatementTimeout(ctx, s.opt.QueryTimeout)
+	case pgPlain:
+		q.setTimeout, _ = pgStatementTimeout(ctx, s.opt.QueryTimeout)
+	case pgPooled:
+		ls, err := p.pooledLimits(ctx, s, pc)
+		if err != nil {
+			return nil, err
+		}
+		q.local, q.localArgs = pgLocalLimits(ls, statementTimeout(ctx, s.opt.QueryTimeout))
+		if k := keptOf(pc); k != nil {
+			// kept before the pool turned pooled: deallocated in this
+			// batch, wherever the session they were prepared in is
+			q.drop = k.names()
+		}
 	}
-	prepareReset := !plain && !kept.reset
+	plan := q.plan
 	pl := pc.StartPipeline(ctx)
-	setTimeout, _ := pgStatementTimeout(ctx, s.opt.QueryTimeout)
-	before := sendPostgres(pl, pgSend{
-		query: query, sd: sd, eqb: &eqb, plain: plain, plan: plan, prepareReset: prepareReset, setTimeout: setTimeout,
-	})
+	before := sendPostgres(pl, q)
 	clean, leftover := false, false
 	defer func() {
 		if err := pl.Close(); err != nil {
@@ -191,15 +206,19 @@ func (p *execPool) postgresStatement(ctx context.Context, stop func(), s *Source
 			s.opt.Log.Warn("a statement left a prepared statement in its session; its connection is closed", "source", s.Name)
 			pc.Close(ctx) //nolint:errcheck // the pool drops a closed connection either way
 		case !clean:
-			pgRecover(ctx, pc)
-		case !plain:
+			pgRecover(ctx, pc, p.mode())
+		case mode == pgKeeping:
 			kept.commit(plan)
+		default:
+			// unnamed statements; DISCARD ALL, or the Close messages of
+			// q.drop, took whatever the connection had kept
+			forgetKept(pc)
 		}
 	}()
 	if err := pl.Sync(); err != nil {
 		return nil, err
 	}
-	if prepareReset {
+	if q.prepareReset {
 		if _, err := pgNext[*pgconn.StatementDescription](pl); err != nil {
 			return nil, p.stopKeeping(s, err)
 		}
@@ -221,7 +240,7 @@ func (p *execPool) postgresStatement(ctx context.Context, stop func(), s *Source
 	}
 	rr, err := pgNext[*pgconn.ResultReader](pl)
 	if err != nil {
-		if !plain && !plan.prepare && pgCode(err) == "26000" {
+		if mode == pgKeeping && !plan.prepare && pgCode(err) == "26000" {
 			// the session lost a statement this connection kept: a
 			// pooler between, or a function that deallocated it
 			return nil, p.stopKeeping(s, err)
@@ -240,18 +259,25 @@ func (p *execPool) postgresStatement(ctx context.Context, stop func(), s *Source
 		}
 		return nil, err
 	}
-	if plain {
-		if err := pgSkip(pl); err != nil {
-			return nil, err
-		}
-	} else {
+	switch mode {
+	case pgKeeping:
 		if leftover, err = pgResetLeft(pl); err != nil {
 			// the statement ran and was rolled back, so its answer
-			// stands; pgRecover's DISCARD ALL resets the session
+			// stands; pgRecover resets the session
 			_ = p.stopKeeping(s, err)
 			return res, nil
 		}
 		if plan.evict != "" {
+			if _, err := pgNext[*pgconn.CloseComplete](pl); err != nil {
+				return nil, err
+			}
+		}
+	default:
+		// DISCARD ALL, or the pooled reset
+		if err := pgSkip(pl); err != nil {
+			return nil, err
+		}
+		for range q.drop {
 			if _, err := pgNext[*pgconn.CloseComplete](pl); err != nil {
 				return nil, err
 			}
@@ -266,13 +292,22 @@ func (p *execPool) postgresStatement(ctx context.Context, stop func(), s *Source
 
 // pgSend is what one statement's pipeline sends.
 type pgSend struct {
-	query        string
-	sd           *pgconn.StatementDescription // the pool's description
-	eqb          *pgx.ExtendedQueryBuilder    // the arguments, encoded
-	plain        bool                         // no kept statements: unnamed, then DISCARD ALL
-	plan         keptPlan                     // unless plain
-	prepareReset bool                         // pgResetName is to be prepared first
-	setTimeout   string                       // the SET LOCAL statement_timeout, or ""
+	query string
+	sd    *pgconn.StatementDescription // the pool's description
+	eqb   *pgx.ExtendedQueryBuilder    // the arguments, encoded
+	mode  pgMode
+	// keeping only: the kept statement to run, the name of the reset
+	// statement, and whether it is to be prepared first
+	plan         keptPlan
+	reset        string
+	prepareReset bool
+	// keeping and plain: the SET LOCAL statement_timeout, or ""
+	setTimeout string
+	// pooled only: the statement setting the limits (pgLocalLimits), its
+	// arguments, and the names of statements to deallocate at the end
+	local     string
+	localArgs [][]byte
+	drop      []string
 }
 
 // sendPostgres queues one statement's pipeline (the file's comment) and
@@ -280,7 +315,7 @@ type pgSend struct {
 // statement's.
 func sendPostgres(pl *pgconn.Pipeline, q pgSend) (before int) {
 	if q.prepareReset {
-		pl.SendPrepare(pgResetName, pgResetSQL, nil)
+		pl.SendPrepare(q.reset, pgResetSQL, nil)
 	}
 	if q.plan.prepare {
 		pl.SendPrepare(q.plan.sd.Name, q.query, q.sd.ParamOIDs)
@@ -291,19 +326,29 @@ func sendPostgres(pl *pgconn.Pipeline, q pgSend) (before int) {
 		pl.SendQueryParams(q.setTimeout, nil, nil, nil, nil)
 		before++
 	}
-	if q.plain {
-		pl.SendQueryParams(q.query, q.eqb.ParamValues, q.sd.ParamOIDs, q.eqb.ParamFormats, resultFormats(q.sd))
-	} else {
+	if q.local != "" {
+		pl.SendQueryParams(q.local, q.localArgs, nil, nil, nil)
+		before++
+	}
+	if q.mode == pgKeeping {
 		pl.SendQueryStatement(q.plan.sd, q.eqb.ParamValues, q.eqb.ParamFormats, resultFormats(q.sd))
+	} else {
+		pl.SendQueryParams(q.query, q.eqb.ParamValues, q.sd.ParamOIDs, q.eqb.ParamFormats, resultFormats(q.sd))
 	}
 	pl.SendQueryParams("ROLLBACK", nil, nil, nil, nil)
-	if q.plain {
+	switch q.mode {
+	case pgKeeping:
+		pl.SendQueryPrepared(q.reset, nil, nil, nil)
+		if q.plan.evict != "" {
+			pl.SendDeallocate(q.plan.evict)
+		}
+	case pgPlain:
 		pl.SendQueryParams("DISCARD ALL", nil, nil, nil, nil)
-		return before
-	}
-	pl.SendQueryPrepared(pgResetName, nil, nil, nil)
-	if q.plan.evict != "" {
-		pl.SendDeallocate(q.plan.evict)
+	case pgPooled:
+		pl.SendQueryParams(pgPooledReset, nil, nil, nil, nil)
+		for _, name := range q.drop {
+			pl.SendDeallocate(name)
+		}
 	}
 	return before
 }
@@ -314,19 +359,22 @@ var errKeepingOff = errors.New("statements are no longer kept prepared")
 
 // stopKeeping turns keeping statements off for the pool when the server
 // refused the reset statement (a role without access to
-// pg_prepared_statements) or a kept statement was gone (a pooler that
-// hands each transaction another session, PgBouncer in transaction mode):
-// the pool's statements then end with DISCARD ALL again. It returns
-// errKeepingOff wrapping err, or err itself when that is no refusal (a
-// canceled statement, a broken connection).
+// pg_prepared_statements: the pool's statements then end with DISCARD
+// ALL) or a kept statement was gone (26000: a pooler that hands each
+// transaction another session, PgBouncer in transaction mode; the pool
+// turns pooled, pg_pooled.go). It returns errKeepingOff wrapping err, or
+// err itself when that is no refusal (a canceled statement, a broken
+// connection).
 func (p *execPool) stopKeeping(s *Source, err error) error {
 	code := pgCode(err)
 	if code == "" || strings.HasPrefix(code, "57") || strings.HasPrefix(code, "53") {
 		return err
 	}
-	if p.keepingOff.CompareAndSwap(false, true) {
-		s.opt.Log.Warn("PostgreSQL statements are no longer kept prepared on this source; each now ends with DISCARD ALL", "source", s.Name, "err", err)
+	to := pgPlain
+	if code == "26000" {
+		to = pgPooled
 	}
+	p.setMode(s.opt.Log, s.Name, to, err)
 	return fmt.Errorf("%w: %w", errKeepingOff, err)
 }
 
@@ -394,16 +442,64 @@ func pgResetLeft(pl *pgconn.Pipeline) (bool, error) {
 // session the statement changed) on a context of its own, the caller's
 // having possibly ended; a connection it cannot reset is closed, so the
 // pool drops it.
-func pgRecover(ctx context.Context, pc *pgconn.PgConn) {
+func pgRecover(ctx context.Context, pc *pgconn.PgConn, mode pgMode) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	var b pgconn.Batch
-	b.ExecParams("ROLLBACK", nil, nil, nil, nil)
-	b.ExecParams("DISCARD ALL", nil, nil, nil, nil)
-	// DISCARD ALL deallocates the connection's kept statements too
+	kept := keptOf(pc)
 	forgetKept(pc)
-	if _, err := pc.ExecBatch(ctx, &b).ReadAll(); err != nil || pc.TxStatus() != 'I' {
+	var err error
+	if mode == pgPooled {
+		// the session is the pooler's: only what this connection made
+		// is taken back (a Close of a statement the session does not
+		// hold is no error)
+		pl := pc.StartPipeline(ctx)
+		pl.SendQueryParams("ROLLBACK", nil, nil, nil, nil)
+		pl.SendQueryParams(pgPooledReset, nil, nil, nil, nil)
+		if kept != nil {
+			for _, name := range kept.names() {
+				pl.SendDeallocate(name)
+			}
+		}
+		if err = pl.Sync(); err == nil {
+			err = pgDrain(pl)
+		}
+		err = errors.Join(err, pl.Close())
+	} else {
+		var b pgconn.Batch
+		b.ExecParams("ROLLBACK", nil, nil, nil, nil)
+		// DISCARD ALL deallocates the connection's kept statements too
+		b.ExecParams("DISCARD ALL", nil, nil, nil, nil)
+		_, err = pc.ExecBatch(ctx, &b).ReadAll()
+	}
+	if err != nil || pc.TxStatus() != 'I' {
 		pc.Close(ctx) //nolint:errcheck // the pool drops a closed connection either way
+	}
+}
+
+// pgDrain reads a pipeline's results up to its Sync, and returns the
+// first error among them.
+func pgDrain(pl *pgconn.Pipeline) error {
+	var first error
+	for {
+		r, err := pl.GetResults()
+		if err != nil {
+			if pgCode(err) == "" {
+				// not the server's answer: the connection failed
+				return err
+			}
+			first = cmp.Or(first, err)
+			continue
+		}
+		switch r := r.(type) {
+		case *pgconn.ResultReader:
+			if _, err := r.Close(); err != nil {
+				first = cmp.Or(first, err)
+			}
+		case *pgconn.PipelineSync:
+			return first
+		case nil:
+			return cmp.Or(first, errors.New("the pipeline ended before its Sync"))
+		}
 	}
 }
 
@@ -439,6 +535,16 @@ func pgStatementTimeout(ctx context.Context, queryTimeout time.Duration) (string
 // startup parameter the role may not set would fail every connection.
 func (p *execPool) pgStartupLimits(log *slog.Logger, queryTimeout time.Duration) func(context.Context, *pgx.ConnConfig) error {
 	return func(ctx context.Context, cc *pgx.ConnConfig) error {
+		if p.mode() == pgPooled {
+			// a pooler between: the statements set their limits
+			// (pg_pooled.go), and the session's start asks for none
+			params := maps.Clone(cc.RuntimeParams)
+			for _, name := range pgOwnParams(queryTimeout) {
+				delete(params, name)
+			}
+			cc.RuntimeParams = params
+			return nil
+		}
 		all := postgresLimits(queryTimeout)
 		use := all
 		if !p.limits.assumeAll() {
@@ -482,19 +588,29 @@ func (p *execPool) pgStartupLimits(log *slog.Logger, queryTimeout time.Duration)
 // a connection of its own and a round trip per limit before a cold
 // source's first answer). A start refused for a setting makes the pool
 // try each limit instead (limitSet.distrust), and the connection is
-// opened again with those it accepts.
+// opened again with those it accepts. A start refused by a pooler that
+// takes no such parameters turns the pool pooled (pg_pooled.go), and the
+// connection is opened again without them.
 type pgConnector struct {
 	inner driver.Connector
 	p     *execPool
+	// log and source name the pool's warnings
+	log    *slog.Logger
+	source string
 }
 
 func (c *pgConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	pooled := c.p.mode() == pgPooled
 	conn, err := c.inner.Connect(ctx)
-	if err == nil {
-		c.p.limits.acceptedAll()
+	switch {
+	case err == nil:
+		if !pooled {
+			c.p.limits.acceptedAll()
+		}
 		return conn, nil
-	}
-	if !refusal(err) || !c.p.limits.distrust() {
+	case !pooled && pgStartupRefused(err):
+		c.p.setMode(c.log, c.source, pgPooled, err)
+	case !refusal(err) || !c.p.limits.distrust():
 		return nil, err
 	}
 	return c.inner.Connect(ctx)

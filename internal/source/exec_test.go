@@ -54,7 +54,7 @@ type server struct {
 
 func newServers(t *testing.T, opt source.Options) []server {
 	t.Helper()
-	return []server{sqliteServer(t, opt), pgServer(t, opt), mysqlServer(t, opt)}
+	return []server{sqliteServer(t, opt), pgServer(t, opt), mysqlServer(t, opt), pooledServer(t, testdb.EnvPgBouncer, opt)}
 }
 
 func sqliteServer(t *testing.T, opt source.Options) server {

@@ -59,9 +59,12 @@ type execPool struct {
 	admit *limiter
 	// PostgreSQL only: the descriptions of texts that return rows.
 	described pgDescriptions
-	// PostgreSQL only: connections do not keep their statements (the
-	// server refused the reset, or lost a kept statement: stopKeeping).
-	keepingOff atomic.Bool
+	// PostgreSQL only: how statements run (a pgMode: connections keep
+	// their statements, or not, or a pooler is between; pg_pooled.go).
+	pgMode atomic.Int32
+	// PostgreSQL only: the limits a pooled pool's statements set in their
+	// own transactions (pg_pooled.go).
+	local limitSet
 	// MySQL only: the fresh or reset connections kept ready.
 	warm *warmer
 	// PostgreSQL only: keeps one connection open between questions
@@ -85,14 +88,15 @@ func setPoolSize(db *sql.DB, n int) {
 	db.SetConnMaxIdleTime(poolIdle)
 }
 
-func openExec(t Target, opt Options) (*execPool, error) {
+// openExec opens the hardened pool of the source named name.
+func openExec(name string, t Target, opt Options) (*execPool, error) {
 	var p *execPool
 	var err error
 	switch t.Dialect {
 	case model.SQLite:
 		p, err = openSQLiteExec(t)
 	case model.Postgres:
-		p, err = openPostgresExec(t, opt)
+		p, err = openPostgresExec(name, t, opt)
 	case model.MySQL:
 		p, err = openMySQLExec(t, opt)
 	default:
@@ -114,7 +118,7 @@ func (p *execPool) close() error {
 	return p.db.Close()
 }
 
-func openPostgresExec(t Target, opt Options) (*execPool, error) {
+func openPostgresExec(name string, t Target, opt Options) (*execPool, error) {
 	cfg, err := pgx.ParseConfig(t.DSN)
 	if err != nil {
 		return nil, fmt.Errorf("parse postgres DSN: %w", redact(err, t.DSN))
@@ -137,7 +141,7 @@ func openPostgresExec(t Target, opt Options) (*execPool, error) {
 	// an idle connection holds no state of the statement it ran but the
 	// statement itself, prepared.
 	p := &execPool{}
-	p.db = sql.OpenDB(&pgConnector{inner: stdlib.GetConnector(*cfg, stdlib.OptionBeforeConnect(p.pgStartupLimits(opt.Log, opt.QueryTimeout))), p: p})
+	p.db = sql.OpenDB(&pgConnector{inner: stdlib.GetConnector(*cfg, stdlib.OptionBeforeConnect(p.pgStartupLimits(opt.Log, opt.QueryTimeout))), p: p, log: opt.Log, source: name})
 	setPoolSize(p.db, 10)
 	p.startKeeper(poolIdle, keepFor)
 	return p, nil

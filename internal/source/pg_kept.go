@@ -2,6 +2,8 @@ package source
 
 import (
 	"container/list"
+	"crypto/rand"
+	"encoding/hex"
 	"strconv"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -27,36 +29,67 @@ const maxKept = 32
 // pgKeptKey is the CustomData key of a connection's set.
 const pgKeptKey = "clarify.kept"
 
-// pgResetName is the kept statement that ends every statement's batch
-// (pgResetSQL).
-const pgResetName = "clarify_reset"
-
 // pgKept is the set of statements one connection keeps prepared.
+//
+// Its names start with a prefix of its own, random: a pooler in
+// transaction mode (PgBouncer before 1.21, or with max_prepared_statements
+// 0) hands each transaction a session that other clients' transactions
+// used too. Had two connections both named their first statement
+// clarify_0, one connection's Bind could have run the other's text on a
+// session both had used, and returned its rows as the answer; with names
+// no other connection uses, a statement the session does not hold is an
+// error (26000), which makes the pool stop keeping statements
+// (stopKeeping).
 type pgKept struct {
 	byText map[string]*list.Element // of the named *pgconn.StatementDescription, whose SQL is the text
 	order  *list.List               // most recently used first
+	prefix string                   // of every name, "clarify_" and 16 random hex digits
 	next   int                      // the number of the next name
-	reset  bool                     // pgResetName is prepared
+	reset  bool                     // the reset statement (resetName) is prepared
 }
 
 // keptOn returns pc's set, made on first use.
 func keptOn(pc *pgconn.PgConn) *pgKept {
-	data := pc.CustomData()
-	if k, ok := data[pgKeptKey].(*pgKept); ok {
+	if k := keptOf(pc); k != nil {
 		return k
 	}
 	k := newKept()
-	data[pgKeptKey] = k
+	pc.CustomData()[pgKeptKey] = k
 	return k
 }
 
 func newKept() *pgKept {
-	return &pgKept{byText: map[string]*list.Element{}, order: list.New()}
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // never fails (crypto/rand's documentation)
+	return &pgKept{byText: map[string]*list.Element{}, order: list.New(), prefix: "clarify_" + hex.EncodeToString(b[:]) + "_"}
+}
+
+// resetName is the name of the connection's reset statement (pgResetSQL),
+// which ends every statement's batch.
+func (k *pgKept) resetName() string { return k.prefix + "reset" }
+
+// names are the names of every statement the set holds prepared, the
+// reset statement's included.
+func (k *pgKept) names() []string {
+	var out []string
+	if k.reset {
+		out = append(out, k.resetName())
+	}
+	for e := k.order.Front(); e != nil; e = e.Next() {
+		out = append(out, e.Value.(*pgconn.StatementDescription).Name)
+	}
+	return out
 }
 
 // forgetKept drops pc's set: its statements are gone from the session.
 func forgetKept(pc *pgconn.PgConn) {
 	delete(pc.CustomData(), pgKeptKey)
+}
+
+// keptOf returns pc's set, or nil when it has none.
+func keptOf(pc *pgconn.PgConn) *pgKept {
+	k, _ := pc.CustomData()[pgKeptKey].(*pgKept)
+	return k
 }
 
 // keptPlan is what one statement's batch does to the set: run a kept
@@ -75,7 +108,7 @@ func (k *pgKept) plan(text string, described *pgconn.StatementDescription) keptP
 		return keptPlan{sd: e.Value.(*pgconn.StatementDescription)}
 	}
 	named := *described
-	named.Name = "clarify_" + strconv.Itoa(k.next)
+	named.Name = k.prefix + strconv.Itoa(k.next)
 	named.SQL = text
 	p := keptPlan{sd: &named, prepare: true}
 	if k.order.Len() >= maxKept {

@@ -2,6 +2,8 @@ package source
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -15,22 +17,23 @@ func TestKeptPlan(t *testing.T) {
 	sd := &pgconn.StatementDescription{ParamOIDs: []uint32{23}}
 	text := func(i int) string { return fmt.Sprintf("SELECT %d", i) }
 
+	name := func(i int) string { return fmt.Sprintf("%s%d", k.prefix, i) }
 	p := k.plan(text(0), sd)
-	if !p.prepare || p.evict != "" || p.sd.Name != "clarify_0" || p.sd.SQL != text(0) {
+	if !p.prepare || p.evict != "" || p.sd.Name != name(0) || p.sd.SQL != text(0) {
 		t.Fatalf("first text: %+v", p)
 	}
 	if sd.Name != "" {
 		t.Fatal("the plan named the pool's description")
 	}
 	// a batch that failed: nothing kept, the same name next time
-	if again := k.plan(text(0), sd); !again.prepare || again.sd.Name != "clarify_0" {
+	if again := k.plan(text(0), sd); !again.prepare || again.sd.Name != name(0) {
 		t.Fatalf("after a failed batch: %+v", again)
 	}
 	k.commit(p)
 	if !k.reset {
 		t.Error("a clean batch prepared the reset statement")
 	}
-	if again := k.plan(text(0), sd); again.prepare || again.sd.Name != "clarify_0" {
+	if again := k.plan(text(0), sd); again.prepare || again.sd.Name != name(0) {
 		t.Fatalf("a kept text: %+v", again)
 	}
 	for i := 1; i < maxKept; i++ {
@@ -39,7 +42,7 @@ func TestKeptPlan(t *testing.T) {
 	// text 0 used again: text 1 is now the least recently used
 	k.commit(k.plan(text(0), sd))
 	p = k.plan(text(maxKept), sd)
-	if !p.prepare || p.evict != "clarify_1" || p.sd.Name != fmt.Sprintf("clarify_%d", maxKept) {
+	if !p.prepare || p.evict != name(1) || p.sd.Name != name(maxKept) {
 		t.Fatalf("past the bound: %+v", p)
 	}
 	k.commit(p)
@@ -48,6 +51,28 @@ func TestKeptPlan(t *testing.T) {
 	}
 	if again := k.plan(text(1), sd); !again.prepare {
 		t.Errorf("an evicted text is prepared again: %+v", again)
+	}
+}
+
+// TestKeptNames: the names of two connections' sets never meet (through
+// a pooler in transaction mode, one connection's Bind could otherwise
+// run another's statement), and a set names what it holds.
+func TestKeptNames(t *testing.T) {
+	a, b := newKept(), newKept()
+	if a.prefix == b.prefix || !strings.HasPrefix(a.prefix, "clarify_") || len(a.prefix) != len("clarify_")+16+1 {
+		t.Fatalf("prefixes %q and %q", a.prefix, b.prefix)
+	}
+	if a.resetName() == b.resetName() {
+		t.Fatalf("both reset statements are named %q", a.resetName())
+	}
+	sd := &pgconn.StatementDescription{}
+	if got := a.names(); len(got) != 0 {
+		t.Fatalf("an empty set names %v", got)
+	}
+	a.commit(a.plan("SELECT 1", sd))
+	a.commit(a.plan("SELECT 2", sd))
+	if got, want := a.names(), []string{a.resetName(), a.prefix + "1", a.prefix + "0"}; !slices.Equal(got, want) {
+		t.Errorf("names %v, want %v", got, want)
 	}
 }
 

@@ -152,7 +152,7 @@ func (s *Source) execPool() (*execPool, error) {
 			s.execErr = errClosed
 			return
 		}
-		s.exec, s.execErr = openExec(s.Target, s.opt)
+		s.exec, s.execErr = openExec(s.Name, s.Target, s.opt)
 	})
 	return s.exec, s.execErr
 }

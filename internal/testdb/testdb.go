@@ -20,6 +20,14 @@ const (
 	// EnvMySQL holds a MySQL/MariaDB DSN in go-sql-driver form, e.g.
 	// root@tcp(127.0.0.1:3306)/test.
 	EnvMySQL = "CLARIFY_TEST_MYSQL"
+	// EnvPgBouncer holds the address of a PgBouncer in transaction mode
+	// that takes every database name to the same-named database of the
+	// EnvPostgres server (a "*" entry), e.g. postgres://root@127.0.0.1:6432;
+	// EnvPgBouncerIgnoring one that also ignores the execution pool's
+	// startup parameters (ignore_startup_parameters), which PgBouncer
+	// refuses by default. .ci/run starts both.
+	EnvPgBouncer         = "CLARIFY_TEST_PGBOUNCER"
+	EnvPgBouncerIgnoring = "CLARIFY_TEST_PGBOUNCER_IGNORING"
 	// EnvRequire, when "1", turns every skip for a missing server into a failure.
 	EnvRequire = "CLARIFY_TEST_REQUIRE_SERVERS"
 )
@@ -36,6 +44,13 @@ func Postgres(t testing.TB) string {
 func MySQL(t testing.TB) string {
 	t.Helper()
 	return need(t, EnvMySQL, "root@tcp(127.0.0.1:3306)/test")
+}
+
+// PgBouncer returns the address of the PgBouncer of env (EnvPgBouncer or
+// EnvPgBouncerIgnoring), or skips (fails in CI) when none is configured.
+func PgBouncer(t testing.TB, env string) string {
+	t.Helper()
+	return need(t, env, "postgres://root@127.0.0.1:6432")
 }
 
 // Required reports whether missing servers must fail tests rather than skip them.

@@ -1,0 +1,151 @@
+package source
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// A PostgreSQL source may be reached through a pooler in transaction mode
+// (PgBouncer, and the poolers of hosted PostgreSQL services that use it):
+// each transaction of a client connection then runs on whichever of the
+// pooler's server sessions is free, and the session outlives the client.
+// Three things the execution path relies on on a connection of its own
+// do not hold there:
+//
+//   - startup parameters: PgBouncer refuses every one it does not track
+//     ("unsupported startup parameter: jit"), so a connection asking for
+//     the limits of limits.go never opens, and one that ignores them
+//     (ignore_startup_parameters) gives sessions without them;
+//   - kept statements: a statement prepared by name in one transaction's
+//     session is not in the next one's (pg_kept.go names them so that
+//     this is an error, 26000, never another client's statement);
+//   - DISCARD ALL: it would reset a session the pooler shares with its
+//     other clients (the settings its connect_query gave, say).
+//
+// A pool that meets either of the first two (pgConnector, stopKeeping)
+// turns pooled for good, warning once: its connections open without the
+// limits; each statement's pipeline sets them in its own transaction
+// (SELECT set_config(…, true) after BEGIN READ ONLY, statement_timeout
+// the statement's own), runs the statement unnamed and, after the
+// ROLLBACK that ends the transaction with every local setting, releases
+// session advisory locks (pgPooledReset) instead of DISCARD ALL. A
+// prepared statement a function made in SQL is then not looked for: the
+// session is the pooler's, and the guard refuses EXECUTE.
+
+// pgMode is how a PostgreSQL pool runs its statements.
+type pgMode int32
+
+const (
+	// pgKeeping: the pool's connections keep their statements prepared
+	// (pg_kept.go), start with the limits as startup parameters, and end
+	// each statement with the reset statement (pgResetSQL).
+	pgKeeping pgMode = iota
+	// pgPlain: the server refused the reset statement (a role that may
+	// not read pg_prepared_statements); statements run unnamed and end
+	// with DISCARD ALL.
+	pgPlain
+	// pgPooled: a pooler is between (this file's comment).
+	pgPooled
+)
+
+func (m pgMode) String() string {
+	switch m {
+	case pgKeeping:
+		return "keeping"
+	case pgPlain:
+		return "plain"
+	default:
+		return "pooled"
+	}
+}
+
+// mode returns how the pool runs its PostgreSQL statements now.
+func (p *execPool) mode() pgMode { return pgMode(p.pgMode.Load()) }
+
+// setMode moves the pool to mode m, never back (keeping, then plain, then
+// pooled), and reports whether it changed; the first move to each mode
+// is logged as a warning.
+func (p *execPool) setMode(log *slog.Logger, source string, m pgMode, err error) bool {
+	for {
+		cur := p.pgMode.Load()
+		if pgMode(cur) >= m {
+			return false
+		}
+		if p.pgMode.CompareAndSwap(cur, int32(m)) {
+			break
+		}
+	}
+	switch m {
+	case pgPlain:
+		log.Warn("PostgreSQL statements are no longer kept prepared on this source; each now ends with DISCARD ALL", "source", source, "err", err)
+	case pgPooled:
+		log.Warn("a pooler is between this source and PostgreSQL (it refused the session's startup parameters or lost a statement prepared on the connection): each statement now sets its limits in its own transaction, unprepared",
+			"source", source, "err", err)
+	}
+	return true
+}
+
+// pgStartupRefused reports whether a connection's start failed for a
+// startup parameter the other end does not take, as PgBouncer refuses
+// one it does not track (SQLSTATE 08P01, "unsupported startup
+// parameter: …"). PostgreSQL itself refuses an unknown or forbidden
+// setting with another code (refusal).
+func pgStartupRefused(err error) bool {
+	var pg *pgconn.PgError
+	return errors.As(err, &pg) && pg.Code == "08P01" && strings.Contains(pg.Message, "startup parameter")
+}
+
+// pgOwnParams are the startup parameters the execution pool adds to a
+// DSN's: the limits and default_transaction_read_only. A pooled pool's
+// connections open without them.
+func pgOwnParams(timeout time.Duration) []string {
+	out := []string{"default_transaction_read_only"}
+	for _, l := range postgresLimits(timeout) {
+		out = append(out, l.name)
+	}
+	return out
+}
+
+// pgLocalLimits returns the statement that gives one transaction the
+// limits ls, with statement_timeout set to timeout (the statement's own),
+// and its arguments: names and values are bound, and the text holds only
+// placeholders.
+func pgLocalLimits(ls []limit, timeout time.Duration) (string, [][]byte) {
+	var b strings.Builder
+	args := make([][]byte, 0, 2*len(ls))
+	b.WriteString("SELECT ")
+	for i, l := range ls {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		n := 2*i + 1
+		b.WriteString("pg_catalog.set_config($" + strconv.Itoa(n) + ", $" + strconv.Itoa(n+1) + ", true)")
+		value := l.value
+		if l.name == "statement_timeout" {
+			value = strconv.FormatInt(max(timeout.Milliseconds(), 1), 10)
+		}
+		args = append(args, []byte(l.name), []byte(value))
+	}
+	return b.String(), args
+}
+
+// pooledLimits returns the limits a pooled pool's statements set, trying
+// each once per pool on pc (in a transaction of its own) and leaving out
+// an optional one the server refuses, with a warning.
+func (p *execPool) pooledLimits(ctx context.Context, s *Source, pc *pgconn.PgConn) ([]limit, error) {
+	return p.local.usable(ctx, s.opt.Log, "postgres", postgresLimits(s.opt.QueryTimeout), func(ctx context.Context, l limit) error {
+		return probePostgresLimit(ctx, pc, l)
+	})
+}
+
+// pgPooledReset ends a pooled statement's batch after its ROLLBACK: it
+// releases session advisory locks, the one thing a read-only statement
+// can leave in a session that the rollback keeps and the pooler's next
+// client would find.
+const pgPooledReset = "SELECT pg_catalog.pg_advisory_unlock_all()"
