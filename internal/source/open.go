@@ -11,8 +11,9 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
-	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
-	_ "modernc.org/sqlite"             // registers the "sqlite" driver
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib" // also registers the "pgx" driver
+	_ "modernc.org/sqlite"           // registers the "sqlite" driver
 
 	"github.com/clarify-sql/clarify/internal/model"
 )
@@ -106,6 +107,27 @@ func redact(err error, dsn string) error {
 // soon after its burst, for the price of opening the file again.
 const sqliteIdle = 2 * time.Second
 
+// openPool opens a database/sql pool. A PostgreSQL pool describes each
+// text once per connection and then runs it unnamed (pgx's
+// cache_describe mode) unless the DSN says otherwise: pgx's default
+// prepares each text by a name made from its hash, which a pooler in
+// transaction mode refuses as soon as two connections' transactions meet
+// on one of its sessions ("prepared statement stmtcache_… already
+// exists"; pg_pooled.go). These pools read the catalog and load values,
+// statements that take milliseconds or more, where parsing again costs
+// little.
+func openPool(driver, dsn string) (*sql.DB, error) {
+	if driver != "pgx" || strings.Contains(dsn, "default_query_exec_mode") {
+		return sql.Open(driver, dsn)
+	}
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("parse postgres DSN: %w", err)
+	}
+	cfg.DefaultQueryExecMode = pgx.QueryExecModeCacheDescribe
+	return stdlib.OpenDB(*cfg), nil
+}
+
 // OpenDB opens a read-only connection pool for a target and checks that the
 // database answers.
 func OpenDB(ctx context.Context, t Target) (*sql.DB, error) {
@@ -116,9 +138,9 @@ func OpenDB(ctx context.Context, t Target) (*sql.DB, error) {
 		}
 		dsn = "file:" + dsn + "?mode=ro&_pragma=query_only(1)&_pragma=busy_timeout(5000)"
 	}
-	db, err := sql.Open(t.Driver, dsn)
+	db, err := openPool(t.Driver, dsn)
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", t.Display, err)
+		return nil, fmt.Errorf("open %s: %w", t.Display, redact(err, t.DSN))
 	}
 	// as many idle connections as open ones (setPoolSize): the metadata
 	// and value loads come in bursts, and database/sql's default of two

@@ -151,3 +151,37 @@ func concurrentAnswers(t *testing.T, src *source.Source) {
 		t.Errorf("and %d more", n-5)
 	}
 }
+
+// TestMetadataPoolThroughPooler: the pool that reads the catalog and
+// loads values runs the same texts from several connections at once
+// through a pooler in transaction mode, whose sessions those connections
+// share: pgx's default would prepare each text under a name made from its
+// hash, which a second connection meeting the same session finds taken
+// ("prepared statement … already exists").
+func TestMetadataPoolThroughPooler(t *testing.T) {
+	s := pooledServer(t, testdb.EnvPgBouncer, source.Options{})
+	db, err := source.OpenDB(context.Background(), s.src.Target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var wg sync.WaitGroup
+	errs := make(chan error, 6*20)
+	for w := range 6 {
+		wg.Go(func() {
+			for r := range 20 {
+				var n int64
+				if err := db.QueryRowContext(context.Background(), "SELECT count(*) FROM items WHERE id > $1", r%3).Scan(&n); err != nil {
+					errs <- fmt.Errorf("worker %d round %d: %w", w, r, err)
+				} else if n != int64(3-r%3) {
+					errs <- fmt.Errorf("worker %d round %d: %d rows, want %d", w, r, n, 3-r%3)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+}
