@@ -370,7 +370,7 @@ func (e *env) measureScale(ctx context.Context, data *scaledData, qs *scaleQuest
 	if err != nil {
 		return err
 	}
-	raw, err := source.OpenDB(ctx, t)
+	raw, err := source.OpenDB(ctx, rawTarget(t))
 	if err != nil {
 		return err
 	}
@@ -491,12 +491,30 @@ func timeAnswer(ctx context.Context, eng *engine.Engine, raw *sql.DB, q string, 
 	return f, nil
 }
 
+// rawTarget is t for the statements run directly: on PostgreSQL with
+// pgx's default mode, which prepares each text once per connection (the
+// source's metadata pools describe it and run it unnamed, source/open.go),
+// as a plain client of the database would.
+func rawTarget(t source.Target) source.Target {
+	if t.Dialect == model.Postgres && !strings.Contains(t.DSN, "default_query_exec_mode") {
+		sep := "?" // a URL
+		switch {
+		case !strings.Contains(t.DSN, "://"):
+			sep = " " // keyword/value pairs
+		case strings.Contains(t.DSN, "?"):
+			sep = "&"
+		}
+		t.DSN += sep + "default_query_exec_mode=cache_statement"
+	}
+	return t
+}
+
 // directColdStart runs the cold start's statement twice on the one
 // connection of a new plain pool (OpenDB's ping opened it and ran nothing
 // else), on PostgreSQL with the settings of the execution path's
 // connections (JIT compiling took longer than the statement, and varied).
 func directColdStart(ctx context.Context, t source.Target, q string, args []any, cs *coldStartFigs) error {
-	raw, err := source.OpenDB(ctx, t)
+	raw, err := source.OpenDB(ctx, rawTarget(t))
 	if err != nil {
 		return err
 	}
