@@ -116,6 +116,19 @@ func benchTargets(b *testing.B) []struct {
 					return pids
 				}}
 		}},
+		// PostgreSQL through PgBouncer in transaction mode
+		// (CLARIFY_TEST_PGBOUNCER): the source runs pooled (pg_pooled.go);
+		// the plain pool describes each text and runs it unnamed, as pgx's
+		// default, which prepares it by name, fails through the pooler
+		{"pgbouncer", func(b *testing.B) benchTarget {
+			admin, dsn := testdb.PooledDatabase(b, testdb.EnvPgBouncer, "b_query")
+			benchFill(b, admin, "", []string{fmt.Sprintf(`INSERT INTO events
+				SELECT n, (ARRAY['red', 'blue', 'green'])[n %% 3 + 1], n %% 97 FROM generate_series(1, %d) n`, benchRows["postgres"]),
+				"ANALYZE events", "VACUUM events"})
+			dsn += "?application_name=" + benchApp
+			return benchTarget{dsn: dsn, driver: "pgx", rawDSN: dsn + "&default_query_exec_mode=cache_describe",
+				param: func(i int) string { return fmt.Sprintf("$%d", i) }}
+		}},
 		{"mysql", func(b *testing.B) benchTarget {
 			admin, ns, dsn := testdb.MySQLDatabase(b, "b_query")
 			benchFill(b, admin, ns+".", []string{fmt.Sprintf(`INSERT INTO %s.events

@@ -2,10 +2,8 @@ package source_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -22,24 +20,10 @@ import (
 // session the pooler opened.
 func pooledServer(t *testing.T, env string, opt source.Options) server {
 	t.Helper()
-	pooler := testdb.PgBouncer(t, env)
-	srv := testdb.PostgresServer(t)
-	name := testdb.Name("t_pooled")
-	mustExec(t, srv.Admin, "CREATE DATABASE "+name)
-	t.Cleanup(func() { mustExec(t, srv.Admin, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
-	u, err := url.Parse(testdb.Postgres(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	u.Path = "/" + name
-	admin, err := sql.Open("pgx", u.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { admin.Close() })
+	admin, dsn := testdb.PooledDatabase(t, env, "t_pooled")
 	mustExec(t, admin, "CREATE TABLE items (id integer PRIMARY KEY, name text)")
 	mustExec(t, admin, "INSERT INTO items VALUES (1, 'a'), (2, 'b'), (3, 'c')")
-	src, err := source.Open(context.Background(), "t", strings.TrimSuffix(pooler, "/")+"/"+name, testModelT(t), opt)
+	src, err := source.Open(context.Background(), "t", dsn, testModelT(t), opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -151,3 +151,30 @@ func exec(t testing.TB, db *sql.DB, stmt string) {
 		t.Fatalf("%s: %v", stmt, err)
 	}
 }
+
+// PooledDatabase creates a PostgreSQL database of its own for the test on
+// the test server (dropped when it ends) and returns an admin connection
+// to it, direct, and a DSN that reaches it through the PgBouncer of env
+// (EnvPgBouncer or EnvPgBouncerIgnoring): a database rather than a schema,
+// as PgBouncer refuses a search_path startup parameter. An unconfigured
+// pooler or server skips the test (fails it in CI).
+func PooledDatabase(t testing.TB, env, prefix string) (admin *sql.DB, dsn string) {
+	t.Helper()
+	pooler := PgBouncer(t, env)
+	s := PostgresServer(t)
+	name := Name(prefix)
+	exec(t, s.Admin, "CREATE DATABASE "+name)
+	t.Cleanup(func() {
+		if _, err := s.Admin.ExecContext(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
+			t.Errorf("drop database %s: %v", name, err)
+		}
+	})
+	u, err := url.Parse(s.dsn)
+	if err != nil {
+		t.Fatalf("parse %s: %v", EnvPostgres, err)
+	}
+	u.Path = "/" + name
+	u.RawQuery = ""
+	admin = open(t, "pgx", u.String(), "PostgreSQL")
+	return admin, strings.TrimSuffix(pooler, "/") + "/" + name
+}
