@@ -49,10 +49,12 @@ import (
 // than returned to the pool.
 //
 // A pool whose server refuses the reset (a role that may not read
-// pg_prepared_statements) or loses a kept statement (a pooler handing each
-// transaction another session) stops keeping statements (stopKeeping): its
-// statements then end with ROLLBACK and DISCARD ALL, unnamed, and the one
-// that found out runs again that way, or keeps its answer when it had one.
+// pg_prepared_statements) stops keeping statements (stopKeeping): its
+// statements then end with ROLLBACK and DISCARD ALL, unnamed. One whose
+// connection's start a pooler refused, or that lost a kept statement (a
+// pooler handing each transaction another session), turns pooled
+// (pg_pooled.go). Either way the statement that found out runs again, or
+// keeps its answer when it had one.
 //
 // Until 2026-11 every statement ended with DISCARD ALL, which also
 // deallocates every prepared statement: each statement was then parsed

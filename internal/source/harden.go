@@ -133,7 +133,7 @@ func openPostgresExec(name string, t Target, opt Options) (*execPool, error) {
 	cfg.RuntimeParams["default_transaction_read_only"] = "on"
 	cfg.BuildContextWatcherHandler = func(pc *pgconn.PgConn) ctxwatch.Handler {
 		return &pgWatch{
-			cancel:   &pgconn.CancelRequestContextWatcherHandler{Conn: pc, DeadlineDelay: 2 * time.Second},
+			cancel:   &pgCancel{conn: pc, delay: pgCancelDelay},
 			deadline: &pgconn.DeadlineContextWatcherHandler{Conn: pc.Conn()},
 		}
 	}
@@ -296,9 +296,9 @@ func mysqlStatementAllowed(q string) error {
 // set to the same deadline, and waiting for a cancel request's round trip
 // (100 ms or more) would make the caller overrun its budget. A caller that
 // went away (cancelled, not timed out) gets a cancel request, so the server
-// stops at once rather than at the timeout.
+// stops at once rather than at the timeout (pgCancel).
 type pgWatch struct {
-	cancel   *pgconn.CancelRequestContextWatcherHandler
+	cancel   *pgCancel
 	deadline *pgconn.DeadlineContextWatcherHandler
 	used     ctxwatch.Handler
 }

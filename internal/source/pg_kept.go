@@ -38,8 +38,7 @@ const pgKeptKey = "clarify.kept"
 // clarify_0, one connection's Bind could have run the other's text on a
 // session both had used, and returned its rows as the answer; with names
 // no other connection uses, a statement the session does not hold is an
-// error (26000), which makes the pool stop keeping statements
-// (stopKeeping).
+// error (26000), which turns the pool pooled (stopKeeping, pg_pooled.go).
 type pgKept struct {
 	byText map[string]*list.Element // of the named *pgconn.StatementDescription, whose SQL is the text
 	order  *list.List               // most recently used first

@@ -54,28 +54,16 @@ const (
 	pgPooled
 )
 
-func (m pgMode) String() string {
-	switch m {
-	case pgKeeping:
-		return "keeping"
-	case pgPlain:
-		return "plain"
-	default:
-		return "pooled"
-	}
-}
-
 // mode returns how the pool runs its PostgreSQL statements now.
 func (p *execPool) mode() pgMode { return pgMode(p.pgMode.Load()) }
 
 // setMode moves the pool to mode m, never back (keeping, then plain, then
-// pooled), and reports whether it changed; the first move to each mode
-// is logged as a warning.
-func (p *execPool) setMode(log *slog.Logger, source string, m pgMode, err error) bool {
+// pooled); the move is logged as a warning, once.
+func (p *execPool) setMode(log *slog.Logger, source string, m pgMode, err error) {
 	for {
 		cur := p.pgMode.Load()
 		if pgMode(cur) >= m {
-			return false
+			return
 		}
 		if p.pgMode.CompareAndSwap(cur, int32(m)) {
 			break
@@ -88,7 +76,6 @@ func (p *execPool) setMode(log *slog.Logger, source string, m pgMode, err error)
 		log.Warn("a pooler is between this source and PostgreSQL (it refused the session's startup parameters or lost a statement prepared on the connection): each statement now sets its limits in its own transaction, unprepared",
 			"source", source, "err", err)
 	}
-	return true
 }
 
 // pgStartupRefused reports whether a connection's start failed for a

@@ -169,3 +169,24 @@ func TestMetadataPoolThroughPooler(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestPoolerSurvivesCancels: answers cut at the row cap cancel their
+// statement through the pooler, many times over, and the pooler is still
+// there to answer. pgx's own cancel handler closed the request's socket
+// as soon as the statement ended, and PgBouncer 1.18 exited on that
+// ("bad client state: 0"), once in this project's CI.
+func TestPoolerSurvivesCancels(t *testing.T) {
+	s := pooledServer(t, testdb.EnvPgBouncer, source.Options{RowCap: 50, QueryTimeout: 30 * time.Second})
+	for i := range 40 {
+		res, err := s.src.Query(context.Background(), s.huge, nil, 0)
+		if err != nil {
+			t.Fatalf("statement %d: %v", i, err)
+		}
+		if !res.Truncated {
+			t.Fatalf("statement %d: not cut at the row cap", i)
+		}
+	}
+	if got := fmt.Sprint(firstRow(t, s.src, "SELECT count(*) FROM items")[0]); got != "3" {
+		t.Errorf("after the cancels: %s items", got)
+	}
+}
