@@ -599,6 +599,8 @@ type pgConnector struct {
 	// log and source name the pool's warnings
 	log    *slog.Logger
 	source string
+	// timeout is the query timeout, the startup statement_timeout
+	timeout time.Duration
 }
 
 func (c *pgConnector) Connect(ctx context.Context) (driver.Conn, error) {
@@ -606,7 +608,17 @@ func (c *pgConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	conn, err := c.inner.Connect(ctx)
 	switch {
 	case err == nil:
-		if !pooled {
+		if pooled {
+			return conn, nil
+		}
+		ignored, err := pgParamsIgnored(ctx, conn, c.timeout)
+		if err != nil {
+			conn.Close()
+			return nil, err
+		}
+		if ignored {
+			c.p.setMode(c.log, c.source, pgPooled, errParamsIgnored)
+		} else {
 			c.p.limits.acceptedAll()
 		}
 		return conn, nil

@@ -141,7 +141,7 @@ func openPostgresExec(name string, t Target, opt Options) (*execPool, error) {
 	// an idle connection holds no state of the statement it ran but the
 	// statement itself, prepared.
 	p := &execPool{}
-	p.db = sql.OpenDB(&pgConnector{inner: stdlib.GetConnector(*cfg, stdlib.OptionBeforeConnect(p.pgStartupLimits(opt.Log, opt.QueryTimeout))), p: p, log: opt.Log, source: name})
+	p.db = sql.OpenDB(&pgConnector{inner: stdlib.GetConnector(*cfg, stdlib.OptionBeforeConnect(p.pgStartupLimits(opt.Log, opt.QueryTimeout))), p: p, log: opt.Log, source: name, timeout: opt.QueryTimeout})
 	setPoolSize(p.db, 10)
 	p.startKeeper(poolIdle, keepFor)
 	return p, nil

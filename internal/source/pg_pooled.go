@@ -2,13 +2,16 @@ package source
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // A PostgreSQL source may be reached through a pooler in transaction mode
@@ -28,8 +31,10 @@ import (
 //   - DISCARD ALL: it would reset a session the pooler shares with its
 //     other clients (the settings its connect_query gave, say).
 //
-// A pool that meets either of the first two (pgConnector, stopKeeping)
-// turns pooled for good, warning once: its connections open without the
+// A pool that meets one of the first two — a start refused, a new
+// session without the statement_timeout it asked for (pgConnector,
+// pgParamsIgnored), a kept statement missing (stopKeeping) — turns
+// pooled for good, warning once: its connections open without the
 // limits; each statement's pipeline sets them in its own transaction
 // (SELECT set_config(…, true) after BEGIN READ ONLY, statement_timeout
 // the statement's own), runs the statement unnamed and, after the
@@ -73,7 +78,7 @@ func (p *execPool) setMode(log *slog.Logger, source string, m pgMode, err error)
 	case pgPlain:
 		log.Warn("PostgreSQL statements are no longer kept prepared on this source; each now ends with DISCARD ALL", "source", source, "err", err)
 	case pgPooled:
-		log.Warn("a pooler is between this source and PostgreSQL (it refused the session's startup parameters or lost a statement prepared on the connection): each statement now sets its limits in its own transaction, unprepared",
+		log.Warn("a pooler is between this source and PostgreSQL (it refused or ignored the session's startup parameters, or lost a statement prepared on the connection): each statement now sets its limits in its own transaction, unprepared",
 			"source", source, "err", err)
 	}
 }
@@ -87,6 +92,40 @@ func pgStartupRefused(err error) bool {
 	var pg *pgconn.PgError
 	return errors.As(err, &pg) && pg.Code == "08P01" && strings.Contains(pg.Message, "startup parameter")
 }
+
+// errParamsIgnored reports a session that started without the startup
+// parameters its connection asked for (pgParamsIgnored).
+var errParamsIgnored = errors.New("the session runs without the statement_timeout its connection asked for at startup")
+
+// pgParamsIgnored reports whether a new connection, which asked for the
+// limits as startup parameters, has a session without them: a pooler
+// that ignores startup parameters (PgBouncer's ignore_startup_parameters)
+// hands it a session of its own. PostgreSQL gives a startup parameter
+// precedence over a role's or database's setting, so a session that has
+// them shows the statement_timeout asked for. One round trip per new
+// connection; a server that will not say (an error of its own) is taken
+// to have them.
+func pgParamsIgnored(ctx context.Context, conn driver.Conn, timeout time.Duration) (bool, error) {
+	sc, ok := conn.(*stdlib.Conn)
+	if !ok {
+		return false, errors.New("unexpected PostgreSQL driver")
+	}
+	res := sc.Conn().PgConn().ExecParams(ctx, pgTimeoutMS, nil, nil, nil, nil).Read()
+	switch {
+	case pgCode(res.Err) != "":
+		return false, nil
+	case res.Err != nil:
+		return false, fmt.Errorf("read the session's statement_timeout: %w", res.Err)
+	case len(res.Rows) != 1 || len(res.Rows[0]) != 1:
+		return false, errors.New("read the session's statement_timeout: no row")
+	}
+	return string(res.Rows[0][0]) != PostgresSettings(timeout)["statement_timeout"], nil
+}
+
+// pgTimeoutMS reads the session's statement_timeout in milliseconds
+// (current_setting writes it with a unit, "30s"; pg_settings, which gives
+// it bare, is a view a cautious administrator may revoke).
+const pgTimeoutMS = "SELECT (extract(epoch FROM pg_catalog.current_setting('statement_timeout')::interval) * 1000)::bigint"
 
 // pgOwnParams are the startup parameters the execution pool adds to a
 // DSN's: the limits and default_transaction_read_only. A pooled pool's
