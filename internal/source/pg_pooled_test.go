@@ -105,9 +105,8 @@ func concurrentAnswers(t *testing.T, src *source.Source) {
 	for w := range workers {
 		wg.Go(func() {
 			for r := range rounds {
-				// a text per worker and round parity: each connection
-				// prepares several, under names other connections use
-				// for other texts unless they are its own
+				// a text per worker and round parity, whose answer names
+				// the worker: another's statement run in its place shows
 				q := fmt.Sprintf("SELECT name, %d AS w FROM items WHERE id = $1 AND %d = %d", w, r%2, r%2)
 				id := int64(r%3 + 1)
 				res, err := src.Query(context.Background(), q, []any{id}, 0)
