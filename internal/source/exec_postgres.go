@@ -1,7 +1,6 @@
 package source
 
 import (
-	"cmp"
 	"context"
 	"database/sql/driver"
 	"errors"
@@ -172,21 +171,21 @@ func (p *execPool) postgresStatement(ctx context.Context, stop func(), s *Source
 	mode := p.mode()
 	q := pgSend{query: query, sd: sd, eqb: &eqb, mode: mode}
 	var kept *pgKept
+	if mode != pgPooled {
+		q.setTimeout, _ = pgStatementTimeout(ctx, s.opt.QueryTimeout)
+	}
 	switch mode {
 	case pgKeeping:
 		kept = keptOn(pc)
 		q.plan = kept.plan(query, sd)
 		q.reset = kept.resetName()
 		q.prepareReset = !kept.reset
-		q.setTimeout, _ = pgStatementTimeout(ctx, s.opt.QueryTimeout)
-	case pgPlain:
-		q.setTimeout, _ = pgStatementTimeout(ctx, s.opt.QueryTimeout)
 	case pgPooled:
-		ls, err := p.pooledLimits(ctx, s, pc)
+		ls, err := p.pooledLimits(ctx, s, pc, statementTimeout(ctx, s.opt.QueryTimeout))
 		if err != nil {
 			return nil, err
 		}
-		q.local, q.localArgs = pgLocalLimits(ls, statementTimeout(ctx, s.opt.QueryTimeout))
+		q.local, q.localArgs = pgLocalLimits(ls)
 		if k := keptOf(pc); k != nil {
 			// kept before the pool turned pooled: deallocated in this
 			// batch, wherever the session they were prepared in is
@@ -462,10 +461,9 @@ func pgRecover(ctx context.Context, pc *pgconn.PgConn, mode pgMode) {
 				pl.SendDeallocate(name)
 			}
 		}
-		if err = pl.Sync(); err == nil {
-			err = pgDrain(pl)
-		}
-		err = errors.Join(err, pl.Close())
+		// Close reads every result up to the Sync and returns the error
+		// among them, closing the connection when it broke
+		err = errors.Join(pl.Sync(), pl.Close())
 	} else {
 		var b pgconn.Batch
 		b.ExecParams("ROLLBACK", nil, nil, nil, nil)
@@ -475,33 +473,6 @@ func pgRecover(ctx context.Context, pc *pgconn.PgConn, mode pgMode) {
 	}
 	if err != nil || pc.TxStatus() != 'I' {
 		pc.Close(ctx) //nolint:errcheck // the pool drops a closed connection either way
-	}
-}
-
-// pgDrain reads a pipeline's results up to its Sync, and returns the
-// first error among them.
-func pgDrain(pl *pgconn.Pipeline) error {
-	var first error
-	for {
-		r, err := pl.GetResults()
-		if err != nil {
-			if pgCode(err) == "" {
-				// not the server's answer: the connection failed
-				return err
-			}
-			first = cmp.Or(first, err)
-			continue
-		}
-		switch r := r.(type) {
-		case *pgconn.ResultReader:
-			if _, err := r.Close(); err != nil {
-				first = cmp.Or(first, err)
-			}
-		case *pgconn.PipelineSync:
-			return first
-		case nil:
-			return cmp.Or(first, errors.New("the pipeline ended before its Sync"))
-		}
 	}
 }
 
@@ -540,11 +511,6 @@ func (p *execPool) pgStartupLimits(log *slog.Logger, queryTimeout time.Duration)
 		if p.mode() == pgPooled {
 			// a pooler between: the statements set their limits
 			// (pg_pooled.go), and the session's start asks for none
-			params := maps.Clone(cc.RuntimeParams)
-			for _, name := range pgOwnParams(queryTimeout) {
-				delete(params, name)
-			}
-			cc.RuntimeParams = params
 			return nil
 		}
 		all := postgresLimits(queryTimeout)
@@ -574,6 +540,7 @@ func (p *execPool) pgStartupLimits(log *slog.Logger, queryTimeout time.Duration)
 		// cc is a shallow copy of the pool's configuration: its map is
 		// shared with every other connection's
 		params := maps.Clone(cc.RuntimeParams)
+		params["default_transaction_read_only"] = "on"
 		for _, l := range use {
 			params[l.name] = l.value
 		}

@@ -128,9 +128,8 @@ func openPostgresExec(name string, t Target, opt Options) (*execPool, error) {
 	cfg.DefaultQueryExecMode = pgx.QueryExecModeDescribeExec
 	cfg.StatementCacheCapacity = 0
 	cfg.DescriptionCacheCapacity = 0
-	// The limits of limits.go join these at each connection's start
-	// (pgStartupLimits).
-	cfg.RuntimeParams["default_transaction_read_only"] = "on"
+	// Each connection starts with default_transaction_read_only and the
+	// limits of limits.go (pgStartupLimits), unless a pooler is between.
 	cfg.BuildContextWatcherHandler = func(pc *pgconn.PgConn) ctxwatch.Handler {
 		return &pgWatch{
 			cancel:   &pgCancel{conn: pc, delay: pgCancelDelay},

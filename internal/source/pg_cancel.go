@@ -14,8 +14,8 @@ import (
 // passed the request on, and PgBouncer 1.18 then frees that client twice
 // and exits ("FATAL … disconnect_client(): bad client state: 0", PgBouncer
 // issue #801), taking every client of the pooler with it: 3 times in 3
-// runs of TestPoolerSurvivesCancels with pgx's handler, once in this
-// project's CI. The statement's end waits for the request instead (a
+// runs of TestPoolerSurvivesCancels with pgx's handler, and once in a CI
+// run of the change that brought PgBouncer into the tests. The statement's end waits for the request instead (a
 // round trip to the server, or to the pooler and on to the server,
 // bounded by delay), then 100 ms more, as pgx's handler does, so that the
 // request cannot reach the statement the connection runs next.

@@ -127,22 +127,10 @@ func pgParamsIgnored(ctx context.Context, conn driver.Conn, timeout time.Duratio
 // it bare, is a view a cautious administrator may revoke).
 const pgTimeoutMS = "SELECT (extract(epoch FROM pg_catalog.current_setting('statement_timeout')::interval) * 1000)::bigint"
 
-// pgOwnParams are the startup parameters the execution pool adds to a
-// DSN's: the limits and default_transaction_read_only. A pooled pool's
-// connections open without them.
-func pgOwnParams(timeout time.Duration) []string {
-	out := []string{"default_transaction_read_only"}
-	for _, l := range postgresLimits(timeout) {
-		out = append(out, l.name)
-	}
-	return out
-}
-
 // pgLocalLimits returns the statement that gives one transaction the
-// limits ls, with statement_timeout set to timeout (the statement's own),
-// and its arguments: names and values are bound, and the text holds only
-// placeholders.
-func pgLocalLimits(ls []limit, timeout time.Duration) (string, [][]byte) {
+// limits ls, and its arguments: names and values are bound, and the text
+// holds only placeholders.
+func pgLocalLimits(ls []limit) (string, [][]byte) {
 	var b strings.Builder
 	args := make([][]byte, 0, 2*len(ls))
 	b.WriteString("SELECT ")
@@ -152,20 +140,17 @@ func pgLocalLimits(ls []limit, timeout time.Duration) (string, [][]byte) {
 		}
 		n := 2*i + 1
 		b.WriteString("pg_catalog.set_config($" + strconv.Itoa(n) + ", $" + strconv.Itoa(n+1) + ", true)")
-		value := l.value
-		if l.name == "statement_timeout" {
-			value = strconv.FormatInt(max(timeout.Milliseconds(), 1), 10)
-		}
-		args = append(args, []byte(l.name), []byte(value))
+		args = append(args, []byte(l.name), []byte(l.value))
 	}
 	return b.String(), args
 }
 
-// pooledLimits returns the limits a pooled pool's statements set, trying
-// each once per pool on pc (in a transaction of its own) and leaving out
-// an optional one the server refuses, with a warning.
-func (p *execPool) pooledLimits(ctx context.Context, s *Source, pc *pgconn.PgConn) ([]limit, error) {
-	return p.local.usable(ctx, s.opt.Log, "postgres", postgresLimits(s.opt.QueryTimeout), func(ctx context.Context, l limit) error {
+// pooledLimits returns the limits a pooled statement with timeout left
+// sets (postgresLimits: statement_timeout is that time), trying each once
+// per pool on pc (in a transaction of its own) and leaving out an
+// optional one the server refuses, with a warning.
+func (p *execPool) pooledLimits(ctx context.Context, s *Source, pc *pgconn.PgConn, timeout time.Duration) ([]limit, error) {
+	return p.local.usable(ctx, s.opt.Log, "postgres", postgresLimits(timeout), func(ctx context.Context, l limit) error {
 		return probePostgresLimit(ctx, pc, l)
 	})
 }
